@@ -1,0 +1,145 @@
+"""The simulated machine: counters, flags and a byte-addressed memory with named regions.
+
+A `Machine` is a namedtuple of numpy arrays so that the same object is used by the
+numba-compiled counted run and by the pure-Python traced run:
+
+* ``st``   int64 state vector: per-mnemonic counts, taken branches, the Q and GE flags,
+           the class of the previous instruction and a class-pair matrix (what the cycle
+           models need: load pipelining, dual issue), per-region memory traffic, fault info.
+* ``mem``  uint8 backing store of every region, one after the other.
+* ``rtab`` int64 ``[region, (base address, size, offset in mem)]``.
+* ``dsp``  True when the core has the DSP extension (CMSIS-NN's ``ARM_MATH_DSP``).
+* ``armclang`` True to take the Arm Compiler 6 branches of CMSIS-NN's code.
+"""
+from collections import namedtuple
+
+import numpy as np
+
+from .instructions import (CLASSES, CLASS_INDEX, MNEMONICS, N_CLASSES, N_MNEMONICS)
+
+Machine = namedtuple("Machine", "st mem rtab dsp armclang")
+
+# --- layout of the state vector ------------------------------------------------------
+TAKEN = N_MNEMONICS            # taken branches (incl. calls and returns)
+Q_FLAG = TAKEN + 1             # APSR.Q (sticky)
+GE_FLAGS = Q_FLAG + 1          # APSR.GE<3:0>
+PREV_CLASS = GE_FLAGS + 1      # class index of the previous instruction
+FAULT_ADDRESS = PREV_CLASS + 1
+FAULT_MNEMONIC = FAULT_ADDRESS + 1
+STACK_BEATS = FAULT_MNEMONIC + 1  # words moved by PUSH/POP (the stack frame)
+PAIRS = STACK_BEATS + 1        # N_CLASSES x N_CLASSES: (previous class, class) counts
+MAX_REGIONS = 8
+REGION_FIELDS = ("loads", "load_beats", "load_bytes", "stores", "store_beats", "store_bytes")
+REGION_BASE = PAIRS + N_CLASSES * N_CLASSES
+STATE_SIZE = REGION_BASE + MAX_REGIONS * len(REGION_FIELDS)
+NO_CLASS = CLASS_INDEX["it"]   # a neutral predecessor at reset (IT never affects timing)
+
+# Conventional Cortex-M memory map (ARMv7-M ARM B3.1): code/flash and SRAM.
+FLASH_BASE = 0x0800_0000
+SRAM_BASE = 0x2000_0000
+
+
+class MemoryFault(Exception):
+    """A simulated access outside every region: the HardFault a real core would take."""
+
+
+class Memory:
+    """Builder of a machine's regions.  Buffers are placed with `place`, 16-byte aligned."""
+
+    def __init__(self):
+        self.names = []
+        self.bases = []
+        self.sizes = []
+        self._chunks = {}
+
+    def region(self, name, base, size):
+        if len(self.names) == MAX_REGIONS:
+            raise ValueError(f"at most {MAX_REGIONS} memory regions")
+        self.names.append(name)
+        self.bases.append(base)
+        self.sizes.append(size)
+        self._chunks[name] = []
+        return self
+
+    def place(self, name, data):
+        """Reserve room for `data` (bytes-like array or a byte count) in region `name`;
+        returns its simulated address."""
+        chunks = self._chunks[name]
+        offset = sum(_align16(len(c)) for c in chunks)
+        buf = np.zeros(data, np.uint8) if isinstance(data, int) else \
+            np.ascontiguousarray(data).view(np.uint8).ravel()
+        chunks.append(buf)
+        need = offset + len(buf)
+        i = self.names.index(name)
+        if need > self.sizes[i]:
+            self.sizes[i] = need
+        return self.bases[i] + offset
+
+
+def _align16(n):
+    return (n + 15) & ~15
+
+
+def build(memory, dsp=True, armclang=False):
+    """Materialise a `Memory` layout into a fresh `Machine` with zeroed counters."""
+    n = len(memory.names)
+    rtab = np.zeros((n, 3), np.int64)
+    offset = 0
+    for i in range(n):
+        size = _align16(memory.sizes[i])
+        rtab[i] = (memory.bases[i], memory.sizes[i], offset)
+        offset += size
+    mem = np.zeros(offset, np.uint8)
+    for i, name in enumerate(memory.names):
+        pos = rtab[i, 2]
+        for chunk in memory._chunks[name]:
+            mem[pos:pos + len(chunk)] = chunk
+            pos += _align16(len(chunk))
+    st = np.zeros(STATE_SIZE, np.int64)
+    st[PREV_CLASS] = NO_CLASS
+    return Machine(st, mem, rtab, dsp, armclang)
+
+
+def read(m, address, count, dtype=np.int8):
+    """Copy `count` elements of `dtype` out of simulated memory (host side, not counted)."""
+    nbytes = count * np.dtype(dtype).itemsize
+    for base, size, offset in m.rtab:
+        if base <= address and address + nbytes <= base + size:
+            start = offset + address - base
+            return m.mem[start:start + nbytes].view(dtype).copy()
+    raise MemoryFault(f"host read of {nbytes} bytes at {address:#010x} is outside every region")
+
+
+def reset_counters(m):
+    m.st[:] = 0
+    m.st[PREV_CLASS] = NO_CLASS
+
+
+def fault_message(m, region_names):
+    mnemonic = MNEMONICS[m.st[FAULT_MNEMONIC]]
+    address = int(m.st[FAULT_ADDRESS]) & 0xFFFFFFFF
+    spans = ", ".join(f"{name} {int(b):#010x}-{int(b + s):#010x}"
+                      for name, (b, s, _) in zip(region_names, m.rtab))
+    return f"HardFault: {mnemonic.upper()} accessed {address:#010x}, outside every region ({spans})"
+
+
+def counts(m):
+    """Per-mnemonic counts of the executed instructions, non-zero ones only."""
+    return {mn: int(c) for mn, c in zip(MNEMONICS, m.st[:N_MNEMONICS]) if c}
+
+
+def class_pairs(m):
+    return m.st[PAIRS:PAIRS + N_CLASSES * N_CLASSES].reshape(N_CLASSES, N_CLASSES)
+
+
+def region_traffic(m, region_names):
+    """Per region: loads, stores, words (beats) and bytes moved."""
+    out = {}
+    for r, name in enumerate(region_names):
+        base = REGION_BASE + r * len(REGION_FIELDS)
+        out[name] = {f: int(m.st[base + k]) for k, f in enumerate(REGION_FIELDS)}
+    return out
+
+
+__all__ = ["Machine", "Memory", "MemoryFault", "build", "read", "counts", "class_pairs",
+           "region_traffic", "CLASSES"]
