@@ -1,0 +1,1 @@
+"""Per-family entry points: place a case's data and call the CMSIS-NN API function."""
