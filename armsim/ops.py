@@ -336,3 +336,23 @@ blx = _branch("blx", True)
 bcc = _branch("bcc", False)
 cbz = _branch("cbz", False)
 cbnz = _branch("cbnz", False)
+
+
+# --- stack slots -------------------------------------------------------------------------
+
+def _stack_slot(mnemonic, name):
+    """A load or store of a stack slot: a stacked argument (the fifth and later arguments
+    of a call) or a register spilled by the compiler.  The value lives in the kernel's
+    Python variable; only the instruction's issue slot is counted (the stack is not one
+    of the machine's memory regions)."""
+    index, cls = _ids(mnemonic)
+
+    def op(m):
+        issue(m, index, cls)
+    return _register(name, mnemonic, op)
+
+
+ldr_sp = _stack_slot("ldr", "ldr_sp")       # LDR Rt, [sp, #imm]
+str_sp = _stack_slot("str", "str_sp")       # STR Rt, [sp, #imm]
+ldrd_sp = _stack_slot("ldrd", "ldrd_sp")    # LDRD Rt, Rt2, [sp, #imm]
+strd_sp = _stack_slot("strd", "strd_sp")    # STRD Rt, Rt2, [sp, #imm]
