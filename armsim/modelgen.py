@@ -1,0 +1,629 @@
+"""Build small int8 ``.tflite`` models from numpy, without TensorFlow.
+
+The flatbuffer is written with the ``tflite`` package's generated builder functions
+(``tflite.ModelStart``, ``tflite.TensorAddQuantization``, ...), schema version 3, laid out
+the way TensorFlow's converter lays a model out: buffer 0 is the empty sentinel, every
+tensor has its own buffer, constant data is 16-byte aligned, operator codes carry both the
+deprecated int8 code and the int32 code, with the op version an int8 model of that op gets
+from the converter.
+
+Usage::
+
+    g = Graph(seed=0)
+    x = g.input((1, 8, 8, 3), scale=0.02, zero_point=-1)
+    y = g.conv2d(x, 8, (3, 3), padding="SAME", activation="RELU")
+    y = g.softmax(g.fully_connected(g.reshape(y, (1, -1)), 10))
+    g.output(y)
+    model_bytes = g.build()
+
+Layer methods return tensor indices.  Weights and biases may be given (int8 / int32 numpy
+arrays in TFLite's layouts: conv OHWI, depthwise 1HW(C*M), fully-connected (out, in)) or
+are drawn from the graph's seeded generator.  Output quantization is a parameter; when
+omitted it is chosen so a random input gives outputs spread over the int8 range (the
+estimate is documented on `_spread_scale`).
+"""
+import math
+
+import flatbuffers
+import numpy as np
+import tflite
+
+SCHEMA_VERSION = 3
+
+_DTYPES = {  # numpy dtype name -> (TensorType, numpy dtype)
+    "float32": (tflite.TensorType.FLOAT32, np.float32),
+    "int32": (tflite.TensorType.INT32, np.int32),
+    "uint8": (tflite.TensorType.UINT8, np.uint8),
+    "int64": (tflite.TensorType.INT64, np.int64),
+    "int16": (tflite.TensorType.INT16, np.int16),
+    "int8": (tflite.TensorType.INT8, np.int8),
+}
+
+_ACTIVATIONS = {"NONE": tflite.ActivationFunctionType.NONE,
+                "RELU": tflite.ActivationFunctionType.RELU,
+                "RELU_N1_TO_1": tflite.ActivationFunctionType.RELU_N1_TO_1,
+                "RELU6": tflite.ActivationFunctionType.RELU6}
+_PADDINGS = {"SAME": tflite.Padding.SAME, "VALID": tflite.Padding.VALID}
+
+_BO = tflite.BuiltinOperator
+_OPT = tflite.BuiltinOptions
+
+# Versions the TFLite converter gives an int8 model of each op (tensorflow/lite/tools/
+# versioning/op_version.cc): what `armsim.model`'s resolver sees in converted models.
+OP_VERSIONS = {
+    _BO.CONV_2D: 3, _BO.DEPTHWISE_CONV_2D: 3, _BO.FULLY_CONNECTED: 4,
+    _BO.AVERAGE_POOL_2D: 2, _BO.MAX_POOL_2D: 2, _BO.SOFTMAX: 2, _BO.ADD: 2, _BO.MUL: 2,
+    _BO.RESHAPE: 1, _BO.SQUEEZE: 1, _BO.MEAN: 2, _BO.PAD: 2, _BO.CONCATENATION: 2,
+    _BO.QUANTIZE: 2, _BO.DEQUANTIZE: 2,
+}
+
+
+class ModelGenError(ValueError):
+    """An impossible layer (shape mismatch, bad option)."""
+
+
+class _Tensor:
+    __slots__ = ("name", "shape", "dtype", "scale", "zero_point", "axis", "data")
+
+    def __init__(self, name, shape, dtype, scale, zero_point, axis, data):
+        self.name, self.shape, self.dtype = name, tuple(int(s) for s in shape), dtype
+        self.scale, self.zero_point, self.axis, self.data = scale, zero_point, axis, data
+
+
+class _Op:
+    __slots__ = ("code", "inputs", "outputs", "options_type", "options")
+
+    def __init__(self, code, inputs, outputs, options_type, options):
+        self.code, self.inputs, self.outputs = code, list(inputs), list(outputs)
+        self.options_type, self.options = options_type, options
+
+
+def _out_size(size, filt, stride, dilation, padding):
+    """TFLite's ComputeOutSize (kernels/padding.h)."""
+    effective = (filt - 1) * dilation + 1
+    if padding == "SAME":
+        return (size + stride - 1) // stride
+    return (size - effective + stride) // stride
+
+
+class Graph:
+    """One subgraph being built; `build()` returns the model's bytes."""
+
+    def __init__(self, seed=0, description="armsim.modelgen"):
+        self.rng = np.random.default_rng(seed)
+        self.description = description
+        self.tensors = []
+        self.ops = []
+        self.inputs = []
+        self.outputs = []
+
+    # --- tensors -------------------------------------------------------------------------
+
+    def tensor(self, shape, dtype="int8", scale=None, zero_point=None, axis=0, data=None,
+               name=None):
+        """Add a tensor; `scale`/`zero_point` scalars (per-tensor) or sequences
+        (per-channel along `axis`); `data` makes it a constant.  Returns its index."""
+        if dtype not in _DTYPES:
+            raise ModelGenError(f"unsupported dtype {dtype!r}")
+        if data is not None:
+            data = np.ascontiguousarray(np.asarray(data).astype(_DTYPES[dtype][1], copy=False))
+            if tuple(data.shape) != tuple(shape):
+                data = data.reshape(shape)
+        if any(int(s) <= 0 for s in shape):
+            raise ModelGenError(f"tensor shape {tuple(shape)} has a non-positive dimension")
+        index = len(self.tensors)
+        self.tensors.append(_Tensor(name or f"t{index}", shape, dtype, scale, zero_point, axis,
+                                    data))
+        return index
+
+    def input(self, shape, scale=0.02, zero_point=0, dtype="int8", name=None):
+        t = self.tensor(shape, dtype, None if dtype == "float32" else scale,
+                        None if dtype == "float32" else zero_point,
+                        name=name or f"input_{len(self.inputs)}")
+        self.inputs.append(t)
+        return t
+
+    def output(self, *tensors):
+        self.outputs.extend(tensors)
+        return tensors[0] if len(tensors) == 1 else tensors
+
+    def shape(self, t):
+        return self.tensors[t].shape
+
+    def quant(self, t):
+        """(scale, zero_point) of a per-tensor quantized tensor."""
+        q = self.tensors[t]
+        return q.scale, q.zero_point
+
+    def _activation_out(self, shape, scale, zero_point, name=None):
+        return self.tensor(shape, "int8", scale, zero_point, name=name)
+
+    def _op(self, code, inputs, outputs, options_type=_OPT.NONE, options=None):
+        self.ops.append(_Op(code, inputs, outputs, options_type, options))
+        return outputs[0] if len(outputs) == 1 else outputs
+
+    # --- weights -------------------------------------------------------------------------
+
+    def _random_weights(self, shape):
+        return self.rng.integers(-127, 128, size=shape, dtype=np.int64).astype(np.int8)
+
+    def _random_bias(self, n, fan_in):
+        bound = 64 * 64 * max(1, int(math.sqrt(fan_in)))
+        return self.rng.integers(-bound, bound + 1, size=n, dtype=np.int64).astype(np.int32)
+
+    def _weight_scales(self, weight_scale, channels, per_channel):
+        if weight_scale is None:
+            if per_channel:
+                weight_scale = self.rng.uniform(0.004, 0.012, size=channels)
+            else:
+                weight_scale = 0.008
+        ws = np.atleast_1d(np.asarray(weight_scale, np.float64))
+        if ws.size not in (1, channels):
+            raise ModelGenError(f"{ws.size} weight scales for {channels} channels")
+        return ws
+
+    def _spread_scale(self, x, weight_scales, fan_in):
+        """Output scale for a MAC layer: int8 inputs and weights spread over their range
+        (std ~74 each) make an accumulator of std ~74*74*sqrt(fan_in); dividing it into
+        ~40 output steps keeps most outputs unsaturated."""
+        in_scale = self.tensors[x].scale
+        return float(in_scale * float(np.mean(weight_scales)) * 74 * 74 * math.sqrt(fan_in) / 40)
+
+    def _mac_layer(self, x, weights, weight_shape, bias, out_channels, fan_in, weight_scale,
+                   per_channel, weight_axis, use_bias, name):
+        if weights is None:
+            weights = self._random_weights(weight_shape)
+        weights = np.asarray(weights)
+        if tuple(weights.shape) != tuple(weight_shape):
+            raise ModelGenError(f"{name}: weights shape {weights.shape}, expected {weight_shape}")
+        ws = self._weight_scales(weight_scale, out_channels, per_channel)
+        n = ws.size
+        w = self.tensor(weight_shape, "int8", ws.tolist() if n > 1 else float(ws[0]),
+                        [0] * n if n > 1 else 0, axis=weight_axis, data=weights,
+                        name=f"{name}/weights")
+        b = -1
+        if use_bias:
+            if bias is None:
+                bias = self._random_bias(out_channels, fan_in)
+            bias = np.asarray(bias)
+            if bias.shape != (out_channels,):
+                raise ModelGenError(f"{name}: bias shape {bias.shape}, expected ({out_channels},)")
+            in_scale = self.tensors[x].scale
+            bs = (in_scale * ws).tolist()
+            b = self.tensor((out_channels,), "int32", bs if n > 1 else bs[0],
+                            [0] * n if n > 1 else 0, axis=0, data=bias, name=f"{name}/bias")
+        return w, b, ws
+
+    # --- layers --------------------------------------------------------------------------
+
+    def conv2d(self, x, out_channels, kernel=(3, 3), stride=(1, 1), padding="SAME",
+               dilation=(1, 1), activation="NONE", weights=None, bias=None,
+               weight_scale=None, per_channel=True, use_bias=True, out_scale=None,
+               out_zero_point=0, name=None):
+        """CONV_2D; weights OHWI int8 (per-channel scales along axis 0 by default)."""
+        name = name or f"conv2d_{len(self.ops)}"
+        n, h, w_, c = self._nhwc(x, name)
+        kh, kw = _pair(kernel)
+        sh, sw = _pair(stride)
+        dh, dw = _pair(dilation)
+        self._check_options(name, padding, activation)
+        oh, ow = _out_size(h, kh, sh, dh, padding), _out_size(w_, kw, sw, dw, padding)
+        if oh <= 0 or ow <= 0:
+            raise ModelGenError(f"{name}: kernel larger than the input")
+        wt, b, ws = self._mac_layer(x, weights, (out_channels, kh, kw, c), bias, out_channels,
+                                    kh * kw * c, weight_scale, per_channel, 0, use_bias, name)
+        if out_scale is None:
+            out_scale = self._spread_scale(x, ws, kh * kw * c)
+        y = self._activation_out((n, oh, ow, out_channels), out_scale, out_zero_point, name)
+        opts = (tflite.Conv2DOptionsStart, [
+            (tflite.Conv2DOptionsAddPadding, _PADDINGS[padding]),
+            (tflite.Conv2DOptionsAddStrideW, sw), (tflite.Conv2DOptionsAddStrideH, sh),
+            (tflite.Conv2DOptionsAddDilationWFactor, dw),
+            (tflite.Conv2DOptionsAddDilationHFactor, dh),
+            (tflite.Conv2DOptionsAddFusedActivationFunction, _ACTIVATIONS[activation])],
+            tflite.Conv2DOptionsEnd)
+        return self._op(_BO.CONV_2D, [x, wt, b], [y], _OPT.Conv2DOptions, opts)
+
+    def depthwise_conv2d(self, x, kernel=(3, 3), depth_multiplier=1, stride=(1, 1),
+                         padding="SAME", dilation=(1, 1), activation="NONE", weights=None,
+                         bias=None, weight_scale=None, per_channel=True, use_bias=True,
+                         out_scale=None, out_zero_point=0, name=None):
+        """DEPTHWISE_CONV_2D; weights (1, KH, KW, C*depth_multiplier) int8, scales along 3."""
+        name = name or f"depthwise_conv2d_{len(self.ops)}"
+        n, h, w_, c = self._nhwc(x, name)
+        kh, kw = _pair(kernel)
+        sh, sw = _pair(stride)
+        dh, dw = _pair(dilation)
+        self._check_options(name, padding, activation)
+        oc = c * depth_multiplier
+        oh, ow = _out_size(h, kh, sh, dh, padding), _out_size(w_, kw, sw, dw, padding)
+        if oh <= 0 or ow <= 0:
+            raise ModelGenError(f"{name}: kernel larger than the input")
+        wt, b, ws = self._mac_layer(x, weights, (1, kh, kw, oc), bias, oc, kh * kw,
+                                    weight_scale, per_channel, 3, use_bias, name)
+        if out_scale is None:
+            out_scale = self._spread_scale(x, ws, kh * kw)
+        y = self._activation_out((n, oh, ow, oc), out_scale, out_zero_point, name)
+        opts = (tflite.DepthwiseConv2DOptionsStart, [
+            (tflite.DepthwiseConv2DOptionsAddPadding, _PADDINGS[padding]),
+            (tflite.DepthwiseConv2DOptionsAddStrideW, sw),
+            (tflite.DepthwiseConv2DOptionsAddStrideH, sh),
+            (tflite.DepthwiseConv2DOptionsAddDepthMultiplier, depth_multiplier),
+            (tflite.DepthwiseConv2DOptionsAddDilationWFactor, dw),
+            (tflite.DepthwiseConv2DOptionsAddDilationHFactor, dh),
+            (tflite.DepthwiseConv2DOptionsAddFusedActivationFunction, _ACTIVATIONS[activation])],
+            tflite.DepthwiseConv2DOptionsEnd)
+        return self._op(_BO.DEPTHWISE_CONV_2D, [x, wt, b], [y], _OPT.DepthwiseConv2DOptions,
+                        opts)
+
+    def fully_connected(self, x, units, activation="NONE", weights=None, bias=None,
+                        weight_scale=None, per_channel=False, use_bias=True,
+                        keep_num_dims=False, out_scale=None, out_zero_point=0, name=None):
+        """FULLY_CONNECTED; weights (units, depth) int8, per-tensor scale by default."""
+        name = name or f"fully_connected_{len(self.ops)}"
+        shape = self.shape(x)
+        self._check_options(name, "VALID", activation)
+        depth = shape[-1]
+        batches = int(np.prod(shape)) // depth
+        wt, b, ws = self._mac_layer(x, weights, (units, depth), bias, units, depth,
+                                    weight_scale, per_channel, 0, use_bias, name)
+        if out_scale is None:
+            out_scale = self._spread_scale(x, ws, depth)
+        out_shape = tuple(shape[:-1]) + (units,) if keep_num_dims else (batches, units)
+        y = self._activation_out(out_shape, out_scale, out_zero_point, name)
+        opts = (tflite.FullyConnectedOptionsStart, [
+            (tflite.FullyConnectedOptionsAddFusedActivationFunction, _ACTIVATIONS[activation]),
+            (tflite.FullyConnectedOptionsAddKeepNumDims, bool(keep_num_dims))],
+            tflite.FullyConnectedOptionsEnd)
+        return self._op(_BO.FULLY_CONNECTED, [x, wt, b], [y], _OPT.FullyConnectedOptions, opts)
+
+    def _pool(self, code, x, pool, stride, padding, activation, name):
+        n, h, w_, c = self._nhwc(x, name)
+        ph, pw = _pair(pool)
+        sh, sw = _pair(stride if stride is not None else pool)
+        self._check_options(name, padding, activation)
+        oh, ow = _out_size(h, ph, sh, 1, padding), _out_size(w_, pw, sw, 1, padding)
+        if oh <= 0 or ow <= 0:
+            raise ModelGenError(f"{name}: pool larger than the input")
+        scale, zp = self.quant(x)
+        y = self._activation_out((n, oh, ow, c), scale, zp, name)
+        opts = (tflite.Pool2DOptionsStart, [
+            (tflite.Pool2DOptionsAddPadding, _PADDINGS[padding]),
+            (tflite.Pool2DOptionsAddStrideW, sw), (tflite.Pool2DOptionsAddStrideH, sh),
+            (tflite.Pool2DOptionsAddFilterWidth, pw), (tflite.Pool2DOptionsAddFilterHeight, ph),
+            (tflite.Pool2DOptionsAddFusedActivationFunction, _ACTIVATIONS[activation])],
+            tflite.Pool2DOptionsEnd)
+        return self._op(code, [x], [y], _OPT.Pool2DOptions, opts)
+
+    def average_pool2d(self, x, pool=(2, 2), stride=None, padding="VALID", activation="NONE",
+                       name=None):
+        """AVERAGE_POOL_2D; output keeps the input's quantization (TFLM requires it)."""
+        return self._pool(_BO.AVERAGE_POOL_2D, x, pool, stride, padding, activation,
+                          name or f"average_pool2d_{len(self.ops)}")
+
+    def max_pool2d(self, x, pool=(2, 2), stride=None, padding="VALID", activation="NONE",
+                   name=None):
+        return self._pool(_BO.MAX_POOL_2D, x, pool, stride, padding, activation,
+                          name or f"max_pool2d_{len(self.ops)}")
+
+    def softmax(self, x, beta=1.0, name=None):
+        """SOFTMAX; int8 output quantized with scale 1/256, zero point -128 (TFLM requires)."""
+        y = self._activation_out(self.shape(x), 1.0 / 256, -128, name)
+        opts = (tflite.SoftmaxOptionsStart, [(tflite.SoftmaxOptionsAddBeta, float(beta))],
+                tflite.SoftmaxOptionsEnd)
+        return self._op(_BO.SOFTMAX, [x], [y], _OPT.SoftmaxOptions, opts)
+
+    def _binary_shape(self, a, b, name):
+        sa, sb = self.shape(a), self.shape(b)
+        try:
+            return tuple(np.broadcast_shapes(sa, sb))
+        except ValueError:
+            raise ModelGenError(f"{name}: shapes {sa} and {sb} do not broadcast") from None
+
+    def add(self, a, b, activation="NONE", out_scale=None, out_zero_point=0, name=None):
+        """ADD of two int8 tensors (broadcasting allowed)."""
+        name = name or f"add_{len(self.ops)}"
+        self._check_options(name, "VALID", activation)
+        shape = self._binary_shape(a, b, name)
+        if out_scale is None:
+            out_scale = 2 * max(self.quant(a)[0], self.quant(b)[0])
+        y = self._activation_out(shape, out_scale, out_zero_point, name)
+        opts = (tflite.AddOptionsStart,
+                [(tflite.AddOptionsAddFusedActivationFunction, _ACTIVATIONS[activation])],
+                tflite.AddOptionsEnd)
+        return self._op(_BO.ADD, [a, b], [y], _OPT.AddOptions, opts)
+
+    def mul(self, a, b, activation="NONE", out_scale=None, out_zero_point=0, name=None):
+        """MUL of two int8 tensors (broadcasting allowed)."""
+        name = name or f"mul_{len(self.ops)}"
+        self._check_options(name, "VALID", activation)
+        shape = self._binary_shape(a, b, name)
+        if out_scale is None:
+            out_scale = self.quant(a)[0] * self.quant(b)[0] * 74 * 74 / 40
+        y = self._activation_out(shape, out_scale, out_zero_point, name)
+        opts = (tflite.MulOptionsStart,
+                [(tflite.MulOptionsAddFusedActivationFunction, _ACTIVATIONS[activation])],
+                tflite.MulOptionsEnd)
+        return self._op(_BO.MUL, [a, b], [y], _OPT.MulOptions, opts)
+
+    def reshape(self, x, new_shape, shape_tensor=True, name=None):
+        """RESHAPE (one -1 allowed); the new shape as an int32 input tensor like the
+        converter emits, and also in ReshapeOptions."""
+        size = int(np.prod(self.shape(x)))
+        new_shape = list(new_shape)
+        if new_shape.count(-1) == 1:
+            known = int(np.prod([d for d in new_shape if d != -1]))
+            new_shape[new_shape.index(-1)] = size // known
+        if int(np.prod(new_shape)) != size:
+            raise ModelGenError(f"reshape of {self.shape(x)} to {tuple(new_shape)}")
+        scale, zp = self.quant(x)
+        y = self.tensor(new_shape, self.tensors[x].dtype, scale, zp, name=name)
+        inputs = [x]
+        if shape_tensor:
+            inputs.append(self.tensor((len(new_shape),), "int32",
+                                      data=np.array(new_shape, np.int32),
+                                      name=f"{self.tensors[y].name}/shape"))
+        opts = (tflite.ReshapeOptionsStart,
+                [(tflite.ReshapeOptionsAddNewShape, ("int32", new_shape))],
+                tflite.ReshapeOptionsEnd)
+        return self._op(_BO.RESHAPE, inputs, [y], _OPT.ReshapeOptions, opts)
+
+    def squeeze(self, x, dims=(), name=None):
+        shape = self.shape(x)
+        dims = [d % len(shape) for d in dims] or [i for i, s in enumerate(shape) if s == 1]
+        if any(shape[d] != 1 for d in dims):
+            raise ModelGenError(f"squeeze of dims {dims} of {shape}")
+        out = [s for i, s in enumerate(shape) if i not in dims]
+        scale, zp = self.quant(x)
+        y = self.tensor(out, self.tensors[x].dtype, scale, zp, name=name)
+        opts = (tflite.SqueezeOptionsStart,
+                [(tflite.SqueezeOptionsAddSqueezeDims, ("int32", dims))],
+                tflite.SqueezeOptionsEnd)
+        return self._op(_BO.SQUEEZE, [x], [y], _OPT.SqueezeOptions, opts)
+
+    def mean(self, x, axes=(1, 2), keep_dims=True, out_scale=None, out_zero_point=None,
+             name=None):
+        """MEAN over `axes` (an int32 constant input), ReducerOptions.keep_dims."""
+        shape = self.shape(x)
+        axes = [a % len(shape) for a in axes]
+        out = [1 if i in axes else s for i, s in enumerate(shape)] if keep_dims else \
+            [s for i, s in enumerate(shape) if i not in axes]
+        scale, zp = self.quant(x)
+        y = self.tensor(out, "int8", scale if out_scale is None else out_scale,
+                        zp if out_zero_point is None else out_zero_point, name=name)
+        ax = self.tensor((len(axes),), "int32", data=np.array(axes, np.int32),
+                         name=f"{self.tensors[y].name}/axes")
+        opts = (tflite.ReducerOptionsStart, [(tflite.ReducerOptionsAddKeepDims, bool(keep_dims))],
+                tflite.ReducerOptionsEnd)
+        return self._op(_BO.MEAN, [x, ax], [y], _OPT.ReducerOptions, opts)
+
+    def pad(self, x, paddings, name=None):
+        """PAD with zero (the input's zero point) by `paddings` [[before, after]] per dim."""
+        shape = self.shape(x)
+        paddings = np.asarray(paddings, np.int32).reshape(len(shape), 2)
+        out = [s + int(p[0]) + int(p[1]) for s, p in zip(shape, paddings)]
+        scale, zp = self.quant(x)
+        y = self.tensor(out, "int8", scale, zp, name=name)
+        p = self.tensor((len(shape), 2), "int32", data=paddings,
+                        name=f"{self.tensors[y].name}/paddings")
+        opts = (tflite.PadOptionsStart, [], tflite.PadOptionsEnd)
+        return self._op(_BO.PAD, [x, p], [y], _OPT.PadOptions, opts)
+
+    def concatenation(self, xs, axis=-1, activation="NONE", name=None):
+        """CONCATENATION; TFLM's int8 kernel needs equal input/output quantization, so the
+        output takes the first input's and every input must match it."""
+        name = name or f"concatenation_{len(self.ops)}"
+        shapes = [self.shape(x) for x in xs]
+        rank = len(shapes[0])
+        ax = axis % rank
+        for s in shapes[1:]:
+            if len(s) != rank or any(s[i] != shapes[0][i] for i in range(rank) if i != ax):
+                raise ModelGenError(f"{name}: shapes {shapes} do not concatenate on axis {axis}")
+        q = self.quant(xs[0])
+        if any(self.quant(x) != q for x in xs):
+            raise ModelGenError(f"{name}: inputs must share one quantization")
+        out = list(shapes[0])
+        out[ax] = sum(s[ax] for s in shapes)
+        y = self.tensor(out, "int8", q[0], q[1], name=name)
+        opts = (tflite.ConcatenationOptionsStart, [
+            (tflite.ConcatenationOptionsAddAxis, axis),
+            (tflite.ConcatenationOptionsAddFusedActivationFunction, _ACTIVATIONS[activation])],
+            tflite.ConcatenationOptionsEnd)
+        return self._op(_BO.CONCATENATION, list(xs), [y], _OPT.ConcatenationOptions, opts)
+
+    def quantize(self, x, scale, zero_point, dtype="int8", name=None):
+        """QUANTIZE: float32 -> int8, or int8 -> int8 requantization."""
+        y = self.tensor(self.shape(x), dtype, scale, zero_point, name=name)
+        opts = (tflite.QuantizeOptionsStart, [], tflite.QuantizeOptionsEnd)
+        return self._op(_BO.QUANTIZE, [x], [y], _OPT.QuantizeOptions, opts)
+
+    def dequantize(self, x, name=None):
+        """DEQUANTIZE: int8 -> float32."""
+        y = self.tensor(self.shape(x), "float32", name=name)
+        opts = (tflite.DequantizeOptionsStart, [], tflite.DequantizeOptionsEnd)
+        return self._op(_BO.DEQUANTIZE, [x], [y], _OPT.DequantizeOptions, opts)
+
+    # --- checks --------------------------------------------------------------------------
+
+    def _nhwc(self, x, name):
+        shape = self.shape(x)
+        if len(shape) != 4:
+            raise ModelGenError(f"{name}: input must be NHWC, got shape {shape}")
+        return shape
+
+    @staticmethod
+    def _check_options(name, padding, activation):
+        if padding not in _PADDINGS:
+            raise ModelGenError(f"{name}: padding {padding!r} (SAME or VALID)")
+        if activation not in _ACTIVATIONS:
+            raise ModelGenError(f"{name}: activation {activation!r} ({', '.join(_ACTIVATIONS)})")
+
+    # --- serialisation -------------------------------------------------------------------
+
+    def build(self):
+        """Serialise to .tflite bytes."""
+        if not self.inputs or not self.outputs:
+            raise ModelGenError("a model needs at least one input and one output")
+        return _serialise(self)
+
+
+def _pair(v):
+    if isinstance(v, (int, np.integer)):
+        return int(v), int(v)
+    a, b = v
+    return int(a), int(b)
+
+
+def _int_vector(builder, start, values, dtype="int32"):
+    values = list(values)
+    arr = np.asarray(values, {"int32": np.int32, "int64": np.int64,
+                              "float32": np.float32}[dtype])
+    return builder.CreateNumpyVector(arr)
+
+
+def _offset_vector(builder, start, offsets):
+    start(builder, len(offsets))
+    for off in reversed(offsets):
+        builder.PrependUOffsetTRelative(off)
+    return builder.EndVector()
+
+
+def _aligned_bytes(builder, data, alignment=16):
+    payload = np.ascontiguousarray(data).tobytes()
+    builder.StartVector(1, len(payload), alignment)
+    builder.head -= len(payload)
+    builder.Bytes[builder.head:builder.head + len(payload)] = payload
+    builder.vectorNumElems = len(payload)
+    return builder.EndVector()
+
+
+def _quantization(builder, t):
+    if t.scale is None:
+        return None
+    scales = np.atleast_1d(np.asarray(t.scale, np.float32))
+    zps = np.atleast_1d(np.asarray(t.zero_point if t.zero_point is not None else 0, np.int64))
+    if zps.size == 1 and scales.size > 1:
+        zps = np.repeat(zps, scales.size)
+    s = builder.CreateNumpyVector(scales)
+    z = builder.CreateNumpyVector(zps)
+    tflite.QuantizationParametersStart(builder)
+    tflite.QuantizationParametersAddScale(builder, s)
+    tflite.QuantizationParametersAddZeroPoint(builder, z)
+    tflite.QuantizationParametersAddQuantizedDimension(builder, int(t.axis))
+    return tflite.QuantizationParametersEnd(builder)
+
+
+def _options(builder, spec):
+    start, fields, end = spec
+    vectors = []
+    for add, value in fields:   # vectors must be created before the table starts
+        if isinstance(value, tuple):
+            vectors.append(_int_vector(builder, None, value[1], value[0]))
+        else:
+            vectors.append(None)
+    start(builder)
+    for (add, value), vec in zip(fields, vectors):
+        add(builder, vec if vec is not None else value)
+    return end(builder)
+
+
+def _serialise(g):
+    builder = flatbuffers.Builder(4096)
+
+    # buffers: 0 is the empty sentinel; tensor i uses buffer i + 1
+    buffer_offsets = []
+    data_offsets = [None] + [
+        _aligned_bytes(builder, t.data) if t.data is not None else None for t in g.tensors]
+    for data in data_offsets:
+        tflite.BufferStart(builder)
+        if data is not None:
+            tflite.BufferAddData(builder, data)
+        buffer_offsets.append(tflite.BufferEnd(builder))
+
+    tensor_offsets = []
+    for i, t in enumerate(g.tensors):
+        name = builder.CreateString(t.name)
+        shape = _int_vector(builder, None, t.shape)
+        quant = _quantization(builder, t)
+        tflite.TensorStart(builder)
+        tflite.TensorAddShape(builder, shape)
+        tflite.TensorAddType(builder, _DTYPES[t.dtype][0])
+        tflite.TensorAddBuffer(builder, i + 1)
+        tflite.TensorAddName(builder, name)
+        if quant is not None:
+            tflite.TensorAddQuantization(builder, quant)
+        tensor_offsets.append(tflite.TensorEnd(builder))
+
+    codes = []
+    for op in g.ops:
+        if op.code not in codes:
+            codes.append(op.code)
+    code_offsets = []
+    for code in codes:
+        tflite.OperatorCodeStart(builder)
+        tflite.OperatorCodeAddDeprecatedBuiltinCode(builder, min(code, 127))
+        tflite.OperatorCodeAddBuiltinCode(builder, code)
+        tflite.OperatorCodeAddVersion(builder, OP_VERSIONS.get(code, 1))
+        code_offsets.append(tflite.OperatorCodeEnd(builder))
+
+    op_offsets = []
+    for op in g.ops:
+        ins = _int_vector(builder, None, op.inputs)
+        outs = _int_vector(builder, None, op.outputs)
+        opts = _options(builder, op.options) if op.options is not None else None
+        tflite.OperatorStart(builder)
+        tflite.OperatorAddOpcodeIndex(builder, codes.index(op.code))
+        tflite.OperatorAddInputs(builder, ins)
+        tflite.OperatorAddOutputs(builder, outs)
+        if opts is not None:
+            tflite.OperatorAddBuiltinOptionsType(builder, op.options_type)
+            tflite.OperatorAddBuiltinOptions(builder, opts)
+        op_offsets.append(tflite.OperatorEnd(builder))
+
+    tensors = _offset_vector(builder, tflite.SubGraphStartTensorsVector, tensor_offsets)
+    operators = _offset_vector(builder, tflite.SubGraphStartOperatorsVector, op_offsets)
+    inputs = _int_vector(builder, None, g.inputs)
+    outputs = _int_vector(builder, None, g.outputs)
+    sg_name = builder.CreateString("main")
+    tflite.SubGraphStart(builder)
+    tflite.SubGraphAddTensors(builder, tensors)
+    tflite.SubGraphAddInputs(builder, inputs)
+    tflite.SubGraphAddOutputs(builder, outputs)
+    tflite.SubGraphAddOperators(builder, operators)
+    tflite.SubGraphAddName(builder, sg_name)
+    subgraph = tflite.SubGraphEnd(builder)
+
+    subgraphs = _offset_vector(builder, tflite.ModelStartSubgraphsVector, [subgraph])
+    opcodes = _offset_vector(builder, tflite.ModelStartOperatorCodesVector, code_offsets)
+    buffers = _offset_vector(builder, tflite.ModelStartBuffersVector, buffer_offsets)
+    description = builder.CreateString(g.description)
+    tflite.ModelStart(builder)
+    tflite.ModelAddVersion(builder, SCHEMA_VERSION)
+    tflite.ModelAddOperatorCodes(builder, opcodes)
+    tflite.ModelAddSubgraphs(builder, subgraphs)
+    tflite.ModelAddDescription(builder, description)
+    tflite.ModelAddBuffers(builder, buffers)
+    model = tflite.ModelEnd(builder)
+    builder.Finish(model, file_identifier=b"TFL3")
+    return bytes(builder.Output())
+
+
+def example_model(seed=0):
+    """A small int8 network (the README's first `armsim profile`): 16x16x3 input, 3x3 conv
+    (RELU), 3x3 depthwise stride 2 (RELU6), 1x1 conv, 2x2 max pool, reshape, fully
+    connected, softmax.  Seeded random weights; returns the .tflite bytes."""
+    g = Graph(seed=seed, description="armsim example model")
+    x = g.input((1, 16, 16, 3), scale=0.0078125, zero_point=-1, name="input")
+    y = g.conv2d(x, 8, (3, 3), padding="SAME", activation="RELU", out_zero_point=-128,
+                 name="conv1")
+    y = g.depthwise_conv2d(y, (3, 3), stride=(2, 2), padding="SAME", activation="RELU6",
+                           out_zero_point=-128, name="dwconv")
+    y = g.conv2d(y, 16, (1, 1), padding="VALID", activation="NONE", name="pwconv")
+    y = g.max_pool2d(y, (2, 2), name="maxpool")
+    y = g.reshape(y, (1, -1), name="flatten")
+    y = g.fully_connected(y, 10, weight_scale=0.0001, name="fc")   # logits of a few units
+    g.output(g.softmax(y, name="softmax"))
+    return g.build()
+
+
+__all__ = ["Graph", "ModelGenError", "example_model", "OP_VERSIONS", "SCHEMA_VERSION"]
