@@ -193,6 +193,54 @@ def _sel_body():
 sel = _register("sel", "sel", _sel_body())
 
 
+# --- carry chain and bitfields: the 64-bit arithmetic of compiled C (int64_t) -------------
+# The carry flag is not part of the machine state: the kernel passes the carry its own
+# preceding ADDS/SUBS produced (see `carry_of_add`, `carry_of_sub`).
+
+@njit(cache=True)
+def _adc(rn, rm, carry):
+    """ADC: R[n] + R[m] + C."""
+    return isa.s32(rn + rm + carry)
+
+
+@njit(cache=True)
+def _sbc(rn, rm, carry):
+    """SBC: R[n] - R[m] - NOT(C)."""
+    return isa.s32(rn - rm - 1 + carry)
+
+
+@njit(cache=True)
+def _ubfx(rn, lsb, width):
+    """UBFX: R[n]<lsb+width-1:lsb>, zero-extended."""
+    return isa.s32((isa.u32(rn) >> lsb) & ((1 << width) - 1))
+
+
+@njit(cache=True)
+def _sbfx(rn, lsb, width):
+    """SBFX: R[n]<lsb+width-1:lsb>, sign-extended."""
+    v = (isa.u32(rn) >> lsb) & ((1 << width) - 1)
+    return isa.s32(v - ((v >> (width - 1)) << width))
+
+
+@njit(cache=True)
+def carry_of_add(rn, rm):
+    """The C flag of ADDS R[n], R[m] (unsigned carry out), not an instruction."""
+    return (isa.u32(rn) + isa.u32(rm)) >> 32
+
+
+@njit(cache=True)
+def carry_of_sub(rn, rm):
+    """The C flag of SUBS/CMP R[n], R[m] (NOT borrow), not an instruction."""
+    return 1 if isa.u32(rn) >= isa.u32(rm) else 0
+
+
+adc = _plain("adc", _adc)
+sbc = _plain("sbc", _sbc)
+ubfx = _plain("ubfx", _ubfx)
+sbfx = _plain("sbfx", _sbfx)
+cmn = _no_result("cmn")
+
+
 # --- memory ------------------------------------------------------------------------------
 
 @njit(inline="always")
