@@ -1,0 +1,159 @@
+"""arm_elementwise_add_s8 (Source/BasicMathFunctions/arm_elementwise_add_s8.c).
+
+    arm_cmsis_nn_status arm_elementwise_add_s8(const int8_t *input_1_vect,
+        const int8_t *input_2_vect, int32_t input_1_offset, int32_t input_1_mult,
+        int32_t input_1_shift, int32_t input_2_offset, int32_t input_2_mult,
+        int32_t input_2_shift, int32_t left_shift, int8_t *output, int32_t out_offset,
+        int32_t out_mult, int32_t out_shift, int32_t out_activation_min,
+        int32_t out_activation_max, int32_t block_size)
+
+Per element: input_i = requantize((in_i + offset_i) << left_shift, mult_i, shift_i);
+sum = requantize(input_1 + input_2, out_mult, out_shift) + out_offset, clamped.
+
+ARM_MATH_DSP: four elements per iteration: read_and_pad_reordered widens each input word
+(ROR + SXTB16, SXTB16: gcc 12 keeps the ROR separate here, the measured dsp_O2 histogram
+counts two RORs per iteration), SADD16 adds the packed offsets, each halfword is taken with
+UXTH / LSR #16, results are packed back into one word; then the block_size % 4 leftovers
+one by one.  Plain C: one element per iteration.
+
+The three shifts are loop-invariant: gcc hoists their requantize setup (one BIC and one RSB
+each per call in the measured histograms).  The 16 arguments and 3 x 4 requantize
+constants do not fit in registers: the measured code reloads them from the stack for every
+element (about 16 LDR per element in dsp_O2, 21 in scalar_O2); those are the `ldr_sp`.
+Calibration (../shared/reference, gcc -O2): add_1000.
+"""
+from armsim.kernel import kernel
+from armsim.ops import (add, and_, asr, bcc, cmp, it, ldr, ldr_sp, ldrsb, lsl, lsr, mov, orr,
+                        pop_pc, push, ror, sadd16, str_, str_sp, strb, sub, sxtb, sxtb16, uxtb,
+                        uxth)
+
+from .arm_nn_requantize_invariant import requantize_in_loop, requantize_setup
+
+
+@kernel(inline=True)
+def _add_requantized(m, input_1, input_2, input_1_mult, q1, input_2_mult, q2, out_mult, qo,
+                     out_offset, out_activation_min, out_activation_max):
+    """The part shared by every element: requantize both inputs, add, requantize, clamp.
+    `q1`, `q2`, `qo` are the hoisted (left_shift, right_shift, mask, threshold) tuples."""
+    input_1 = requantize_in_loop(m, input_1, input_1_mult, q1[0], q1[1], q1[2], q1[3])
+    input_2 = requantize_in_loop(m, input_2, input_2_mult, q2[0], q2[1], q2[2], q2[3])
+    total = add(m, input_1, input_2)                       # sum = input_1 + input_2;
+    total = requantize_in_loop(m, total, out_mult, qo[0], qo[1], qo[2], qo[3])
+    total = add(m, total, out_offset)                      # sum += out_offset;
+    cmp(m, total, out_activation_min)                      # sum = MAX(sum, out_activation_min);
+    it(m)
+    if total < out_activation_min:
+        total = mov(m, out_activation_min)
+    cmp(m, total, out_activation_max)                      # sum = MIN(sum, out_activation_max);
+    it(m)
+    if total > out_activation_max:
+        total = mov(m, out_activation_max)
+    return total
+
+
+@kernel
+def arm_elementwise_add_s8(m, input_1_vect, input_2_vect, input_1_offset, input_1_mult,
+                           input_1_shift, input_2_offset, input_2_mult, input_2_shift,
+                           left_shift, output, out_offset, out_mult, out_shift,
+                           out_activation_min, out_activation_max, block_size):
+    push(m, 9)                                             # push {r4-r11, lr}
+    sub(m, 0, 0)                                           # sub sp, sp, #frame
+    q1 = requantize_setup(m, input_1_shift)                # hoisted out of the loops
+    q2 = requantize_setup(m, input_2_shift)
+    qo = requantize_setup(m, out_shift)
+    for _ in range(3):
+        str_sp(m)                                          # hoisted values spilled to the frame
+    if m.dsp:
+        t = uxth(m, input_1_offset, 0)                     # (input_1_offset << 16U) | (input_1_offset & 0x0FFFFL)
+        offset_1_packed = orr(m, t, input_1_offset << 16)
+        t = uxth(m, input_2_offset, 0)
+        offset_2_packed = orr(m, t, input_2_offset << 16)
+        loop_count = asr(m, block_size, 2)                 # loop_count = block_size >> 2;
+        cmp(m, loop_count, 0)                              # while (loop_count > 0)
+        bcc(m, loop_count <= 0)
+        while loop_count > 0:
+            for _ in range(14):                            # reloads of spilled arguments/constants
+                ldr_sp(m)
+            for _ in range(4):
+                str_sp(m)
+            in_a = ldr(m, input_1_vect)                    # read_and_pad_reordered(input_1_vect, &b_1, &a_1)
+            input_1_vect += 4
+            a_1 = sxtb16(m, ror(m, in_a, 8), 0)            #   *out2 = SXTB16(ROR(inA, 8))
+            b_1 = sxtb16(m, in_a, 0)                       #   *out1 = SXTB16(inA)
+            in_a = ldr(m, input_2_vect)                    # read_and_pad_reordered(input_2_vect, &b_2, &a_2)
+            input_2_vect += 4
+            a_2 = sxtb16(m, ror(m, in_a, 8), 0)
+            b_2 = sxtb16(m, in_a, 0)
+            a_1 = sadd16(m, a_1, offset_1_packed)          # a_1 = SADD16(a_1, offset_1_packed);
+            b_1 = sadd16(m, b_1, offset_1_packed)
+            a_2 = sadd16(m, a_2, offset_2_packed)
+            b_2 = sadd16(m, b_2, offset_2_packed)
+            # Sum 1: (b_x & 0x0FFFF) << left_shift
+            x1 = lsl(m, uxth(m, b_1, 0), left_shift)
+            x2 = lsl(m, uxth(m, b_2, 0), left_shift)
+            r1 = _add_requantized(m, x1, x2, input_1_mult, q1, input_2_mult, q2, out_mult, qo,
+                                  out_offset, out_activation_min, out_activation_max)
+            for _ in range(14):
+                ldr_sp(m)
+            for _ in range(4):
+                str_sp(m)
+            # Sum 3: ((b_x >> 16) & 0x0FFFF) << left_shift
+            x1 = lsl(m, lsr(m, b_1, 16), left_shift)
+            x2 = lsl(m, lsr(m, b_2, 16), left_shift)
+            r3 = _add_requantized(m, x1, x2, input_1_mult, q1, input_2_mult, q2, out_mult, qo,
+                                  out_offset, out_activation_min, out_activation_max)
+            for _ in range(14):
+                ldr_sp(m)
+            for _ in range(4):
+                str_sp(m)
+            # Sum 2: (a_x & 0x0FFFF) << left_shift
+            x1 = lsl(m, uxth(m, a_1, 0), left_shift)
+            x2 = lsl(m, uxth(m, a_2, 0), left_shift)
+            r2 = _add_requantized(m, x1, x2, input_1_mult, q1, input_2_mult, q2, out_mult, qo,
+                                  out_offset, out_activation_min, out_activation_max)
+            for _ in range(14):
+                ldr_sp(m)
+            for _ in range(4):
+                str_sp(m)
+            # Sum 4: ((a_x >> 16) & 0x0FFFF) << left_shift
+            x1 = lsl(m, lsr(m, a_1, 16), left_shift)
+            x2 = lsl(m, lsr(m, a_2, 16), left_shift)
+            r4 = _add_requantized(m, x1, x2, input_1_mult, q1, input_2_mult, q2, out_mult, qo,
+                                  out_offset, out_activation_min, out_activation_max)
+            # arm_nn_write_s8x4_ia(&output, PACK_S8x4_32x1(r1, r2, r3, r4));
+            r1 = sxtb(m, r1, 0)                            # (int8_t) casts
+            r2 = sxtb(m, r2, 0)
+            r3 = sxtb(m, r3, 0)
+            word = and_(m, r1, 0xFF)
+            word = orr(m, word, uxtb(m, r2, 0) << 8)
+            word = orr(m, word, uxtb(m, r3, 0) << 16)
+            word = orr(m, word, r4 << 24)
+            str_(m, output, word)
+            output += 4
+            loop_count = sub(m, loop_count, 1)             # loop_count--;
+            cmp(m, loop_count, 0)
+            bcc(m, loop_count > 0)
+        loop_count = and_(m, block_size, 3)                # loop_count = block_size & 0x3;
+    else:
+        loop_count = mov(m, block_size)                    # loop_count = block_size;
+    cmp(m, loop_count, 0)                                  # while (loop_count > 0)
+    bcc(m, loop_count <= 0)
+    while loop_count > 0:
+        for _ in range(19):                                # reloads of spilled arguments/constants
+            ldr_sp(m)
+        x1 = add(m, ldrsb(m, input_1_vect), input_1_offset)  # (*input_1_vect++ + input_1_offset) << left_shift
+        input_1_vect += 1
+        x1 = lsl(m, x1, left_shift)
+        x2 = add(m, ldrsb(m, input_2_vect), input_2_offset)
+        input_2_vect += 1
+        x2 = lsl(m, x2, left_shift)
+        total = _add_requantized(m, x1, x2, input_1_mult, q1, input_2_mult, q2, out_mult, qo,
+                                 out_offset, out_activation_min, out_activation_max)
+        strb(m, output, total)                             # *output++ = (int8_t)sum;
+        output += 1
+        loop_count = sub(m, loop_count, 1)                 # loop_count--;
+        cmp(m, loop_count, 0)
+        bcc(m, loop_count > 0)
+    add(m, 0, 0)                                           # add sp, sp, #frame
+    pop_pc(m, 9)
+    return 0
