@@ -404,3 +404,13 @@ ldr_sp = _stack_slot("ldr", "ldr_sp")       # LDR Rt, [sp, #imm]
 str_sp = _stack_slot("str", "str_sp")       # STR Rt, [sp, #imm]
 ldrd_sp = _stack_slot("ldrd", "ldrd_sp")    # LDRD Rt, Rt2, [sp, #imm]
 strd_sp = _stack_slot("strd", "strd_sp")    # STRD Rt, Rt2, [sp, #imm]
+
+
+@njit(cache=True)
+def _bfi(rd, rn, lsb, width):
+    """BFI Rd, Rn, #lsb, #width: R[d]<lsb+width-1:lsb> = R[n]<width-1:0>, other bits kept."""
+    mask = ((1 << width) - 1) << lsb
+    return isa.s32((isa.u32(rd) & ~mask) | ((isa.u32(rn) << lsb) & mask))
+
+
+bfi = _plain("bfi", _bfi)
