@@ -416,3 +416,4 @@ def _bfi(rd, rn, lsb, width):
 
 
 bfi = _plain("bfi", _bfi)
+ldr_lit = _stack_slot("ldr", "ldr_lit")     # LDR Rt, [pc, #imm]: a constant from the literal pool
