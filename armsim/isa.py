@@ -471,6 +471,12 @@ def USAT(rn, saturate_to, shift_left):
 
 
 @njit(cache=True)
+def USAT_ASR(rn, saturate_to, shift_right):
+    """USAT #saturate_to, Rn, ASR #shift_right (1..31)."""
+    return unsigned_sat_q(s32(rn) >> shift_right, saturate_to)
+
+
+@njit(cache=True)
 def _ssat_lanes16(lo, hi, n):
     lo_r, lo_q = signed_sat_q(lo, n)
     hi_r, hi_q = signed_sat_q(hi, n)
