@@ -130,7 +130,7 @@ def test_result_comes_from_isa(monkeypatch):
 
 @pytest.mark.parametrize("args,message", [
     (["vmla.f32"], "unknown instruction 'vmla.f32'"),
-    (["smlax"], "did you mean SMLABB"),
+    (["smlax"], "did you mean SMLAL, SMLABB"),
     (["smlad", "--rot", "8"], "SMLAD takes no --rot"),
     (["sxtb16", "--rot", "4"], "rotation = 4 is not encodable"),
     (["smlad", "--a", "1.5"], "not a number"),
