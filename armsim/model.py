@@ -1,0 +1,363 @@
+"""Read and validate an int8 .tflite model (flatbuffer bindings from the `tflite` package).
+
+`load(path)` returns a `Model`: tensors (shape, type, quantization, constant data),
+operators in execution order (builtin name, version, inputs, outputs, options), graph
+inputs and outputs.  Everything is checked before use, like TFLite's verifier and
+TFLM's Prepare: flatbuffer well-formedness, buffer bounds and sizes, tensor and opcode
+indices, shapes, types, op resolution by builtin code and version.  Any problem is a
+`ModelError` whose message is one line naming the file and the op or tensor.
+"""
+import os
+from dataclasses import dataclass, field
+
+import flatbuffers
+import numpy as np
+import tflite
+
+# TensorType code -> (name, numpy dtype or None)
+_TYPES = {getattr(tflite.TensorType, n): n for n in dir(tflite.TensorType)
+          if not n.startswith("_")}
+_DTYPES = {"FLOAT32": np.float32, "FLOAT16": np.float16, "INT32": np.int32,
+           "UINT8": np.uint8, "INT64": np.int64, "BOOL": np.bool_, "INT16": np.int16,
+           "INT8": np.int8, "FLOAT64": np.float64, "UINT32": np.uint32, "UINT16": np.uint16,
+           "UINT64": np.uint64}
+_BUILTIN_NAMES = {getattr(tflite.BuiltinOperator, n): n for n in dir(tflite.BuiltinOperator)
+                  if not n.startswith("_")}
+
+# The ops armsim runs and the highest builtin version of each its kernels implement
+# (TFLite's BuiltinOpResolver registration ranges, tensorflow/lite/core/kernels/register.cc).
+SUPPORTED = {
+    "CONV_2D": 8, "DEPTHWISE_CONV_2D": 7, "FULLY_CONNECTED": 12, "AVERAGE_POOL_2D": 3,
+    "MAX_POOL_2D": 3, "SOFTMAX": 3, "ADD": 5, "MUL": 7, "MEAN": 3, "RESHAPE": 1,
+    "SQUEEZE": 2, "PAD": 4, "CONCATENATION": 4, "QUANTIZE": 3, "DEQUANTIZE": 6,
+}
+
+# builtin name -> options class name in the schema (None: the op takes no options)
+_OPTIONS = {
+    "CONV_2D": "Conv2DOptions", "DEPTHWISE_CONV_2D": "DepthwiseConv2DOptions",
+    "FULLY_CONNECTED": "FullyConnectedOptions", "AVERAGE_POOL_2D": "Pool2DOptions",
+    "MAX_POOL_2D": "Pool2DOptions", "SOFTMAX": "SoftmaxOptions", "ADD": "AddOptions",
+    "MUL": "MulOptions", "MEAN": "ReducerOptions", "RESHAPE": "ReshapeOptions",
+    "SQUEEZE": "SqueezeOptions", "PAD": "PadOptions", "CONCATENATION": "ConcatenationOptions",
+    "QUANTIZE": None, "DEQUANTIZE": None,
+}
+# the option getters read for each options class (flatbuffer accessor names)
+_OPTION_FIELDS = {
+    "Conv2DOptions": ("Padding", "StrideW", "StrideH", "FusedActivationFunction",
+                      "DilationWFactor", "DilationHFactor"),
+    "DepthwiseConv2DOptions": ("Padding", "StrideW", "StrideH", "DepthMultiplier",
+                               "FusedActivationFunction", "DilationWFactor", "DilationHFactor"),
+    "FullyConnectedOptions": ("FusedActivationFunction", "WeightsFormat", "KeepNumDims"),
+    "Pool2DOptions": ("Padding", "StrideW", "StrideH", "FilterWidth", "FilterHeight",
+                      "FusedActivationFunction"),
+    "SoftmaxOptions": ("Beta",),
+    "AddOptions": ("FusedActivationFunction",),
+    "MulOptions": ("FusedActivationFunction",),
+    "ReducerOptions": ("KeepDims",),
+    "ReshapeOptions": (),
+    "SqueezeOptions": (),
+    "PadOptions": (),
+    "ConcatenationOptions": ("Axis", "FusedActivationFunction"),
+}
+_TFL_IDENTIFIER = b"TFL3"
+
+
+class ModelError(ValueError):
+    """A model armsim cannot run; the message is one line naming file and op/tensor."""
+
+
+@dataclass
+class Tensor:
+    index: int
+    name: str
+    shape: tuple
+    type: str                 # TensorType name: "INT8", "INT32", "FLOAT32", ...
+    buffer: int
+    data: np.ndarray = None   # constant data (weights, bias, shape operands), else None
+    scale: np.ndarray = field(default_factory=lambda: np.zeros(0))
+    zero_point: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))
+    quantized_dimension: int = 0
+    is_variable: bool = False
+
+    @property
+    def dtype(self):
+        return _DTYPES.get(self.type)
+
+    @property
+    def size(self):
+        return int(np.prod(self.shape, dtype=np.int64))
+
+    @property
+    def nbytes(self):
+        return self.size * np.dtype(self.dtype).itemsize
+
+    @property
+    def constant(self):
+        return self.data is not None
+
+    def describe(self):
+        return f"tensor {self.index} '{self.name}'"
+
+
+@dataclass
+class Operator:
+    index: int
+    op: str                   # builtin name, e.g. "CONV_2D"
+    version: int
+    inputs: list              # tensor indices, -1 for an omitted optional input
+    outputs: list
+    options: dict
+
+    def describe(self):
+        return f"op {self.index} {self.op}"
+
+
+@dataclass
+class Model:
+    path: str
+    name: str
+    tensors: list
+    operators: list
+    inputs: list
+    outputs: list
+    description: str = ""
+
+    def input_tensors(self):
+        return [self.tensors[i] for i in self.inputs]
+
+    def output_tensors(self):
+        return [self.tensors[i] for i in self.outputs]
+
+
+def load(path):
+    """Read, validate and return the `Model` at `path`; raises ModelError."""
+    name = os.path.basename(str(path))
+    if not os.path.exists(path):
+        raise ModelError(f"{path}: no such file")
+    if os.path.isdir(path):
+        raise ModelError(f"{path}: is a directory, not a .tflite file")
+    try:
+        with open(path, "rb") as f:
+            buf = f.read()
+    except OSError as e:
+        raise ModelError(f"{path}: cannot read ({e.strerror})") from None
+    return parse(buf, str(path))
+
+
+def parse(buf, path="<memory>"):
+    """Validate and decode the flatbuffer bytes `buf`."""
+    name = os.path.basename(path)
+    if len(buf) < 8:
+        raise ModelError(f"{name}: truncated file ({len(buf)} bytes), not a TFLite flatbuffer")
+    if buf[4:8] != _TFL_IDENTIFIER:
+        raise ModelError(f"{name}: not a TFLite flatbuffer (file identifier "
+                         f"{bytes(buf[4:8])!r}, expected {_TFL_IDENTIFIER!r})")
+    root = int.from_bytes(buf[0:4], "little")
+    if root + 4 > len(buf):
+        raise ModelError(f"{name}: truncated file: root table offset {root} is past the end "
+                         f"({len(buf)} bytes)")
+    try:
+        return _decode(bytearray(buf), path, name)
+    except ModelError:
+        raise
+    except Exception as e:   # the flatbuffer accessors fail on out-of-range offsets
+        raise ModelError(f"{name}: corrupt or truncated flatbuffer "
+                         f"({type(e).__name__}: {e})") from None
+
+
+def _decode(buf, path, name):
+    _check_offsets(buf, name)
+    fb = tflite.Model.GetRootAsModel(buf, 0)
+    if fb.SubgraphsLength() < 1:
+        raise ModelError(f"{name}: model has no subgraph")
+    sg = fb.Subgraphs(0)
+    n_buffers = fb.BuffersLength()
+    n_tensors = sg.TensorsLength()
+
+    tensors = []
+    for i in range(n_tensors):
+        t = sg.Tensors(i)
+        tname = (t.Name() or b"").decode("utf-8", "replace")
+        what = f"{name}: tensor {i} '{tname}'"
+        if t.Sparsity() is not None:
+            raise ModelError(f"{what}: sparse tensors are not supported")
+        shape = tuple(int(d) for d in t.ShapeAsNumpy()) if t.ShapeLength() else ()
+        if any(d < 0 for d in shape):
+            raise ModelError(f"{what}: negative dimension in shape {list(shape)}")
+        ttype = _TYPES.get(t.Type())
+        if ttype is None:
+            raise ModelError(f"{what}: unknown tensor type code {t.Type()}")
+        b = t.Buffer()
+        if b < 0 or b >= n_buffers:
+            raise ModelError(f"{what}: buffer index {b} out of range (model has {n_buffers} "
+                             f"buffers)")
+        data = _buffer_data(fb, buf, b, what)
+        tensor = Tensor(i, tname, shape, ttype, b, is_variable=bool(t.IsVariable()))
+        q = t.Quantization()
+        if q is not None:
+            if q.ScaleLength():
+                tensor.scale = q.ScaleAsNumpy().astype(np.float64)
+            if q.ZeroPointLength():
+                tensor.zero_point = q.ZeroPointAsNumpy().astype(np.int64)
+            tensor.quantized_dimension = q.QuantizedDimension()
+            if len(tensor.scale) != len(tensor.zero_point) and len(tensor.zero_point):
+                raise ModelError(f"{what}: {len(tensor.scale)} scales but "
+                                 f"{len(tensor.zero_point)} zero points")
+            if len(tensor.scale) > 1:
+                qd = tensor.quantized_dimension
+                if not 0 <= qd < len(shape) or shape[qd] != len(tensor.scale):
+                    raise ModelError(f"{what}: {len(tensor.scale)} per-channel scales do not "
+                                     f"match dimension {qd} of shape {list(shape)}")
+        if data is not None and len(data):
+            dtype = _DTYPES.get(ttype)
+            if dtype is None:
+                raise ModelError(f"{what}: constant data of type {ttype} is not supported")
+            need = int(np.prod(shape, dtype=np.int64)) * np.dtype(dtype).itemsize
+            if len(data) != need:
+                raise ModelError(f"{what}: buffer {b} holds {len(data)} bytes, shape "
+                                 f"{list(shape)} of {ttype} needs {need}")
+            tensor.data = np.frombuffer(bytes(data), dtype).reshape(shape)
+        tensors.append(tensor)
+
+    def check_index(idx, what, optional):
+        if idx == -1 and optional:
+            return
+        if not 0 <= idx < n_tensors:
+            raise ModelError(f"{name}: {what}: tensor index {idx} out of range (subgraph has "
+                             f"{n_tensors} tensors)")
+
+    inputs = [int(i) for i in sg.InputsAsNumpy()] if sg.InputsLength() else []
+    outputs = [int(i) for i in sg.OutputsAsNumpy()] if sg.OutputsLength() else []
+    for i in inputs:
+        check_index(i, "subgraph input", False)
+    for i in outputs:
+        check_index(i, "subgraph output", False)
+    if not inputs or not outputs:
+        raise ModelError(f"{name}: subgraph has no {'inputs' if not inputs else 'outputs'}")
+
+    n_codes = fb.OperatorCodesLength()
+    operators = []
+    for k in range(sg.OperatorsLength()):
+        o = sg.Operators(k)
+        ci = o.OpcodeIndex()
+        if ci >= n_codes:
+            raise ModelError(f"{name}: op {k}: opcode index {ci} out of range (model has "
+                             f"{n_codes} operator codes)")
+        code = fb.OperatorCodes(ci)
+        builtin = max(code.BuiltinCode(), code.DeprecatedBuiltinCode())
+        opname = _BUILTIN_NAMES.get(builtin)
+        if builtin == tflite.BuiltinOperator.CUSTOM:
+            custom = (code.CustomCode() or b"?").decode("utf-8", "replace")
+            raise ModelError(f"{name}: op {k}: custom op '{custom}' is not supported")
+        if opname is None:
+            raise ModelError(f"{name}: op {k}: unknown builtin op code {builtin}")
+        if opname not in SUPPORTED:
+            raise ModelError(f"{name}: op {k} {opname}: op not supported by armsim "
+                             f"(supported: {', '.join(SUPPORTED)})")
+        version = code.Version()
+        if not 1 <= version <= SUPPORTED[opname]:
+            raise ModelError(f"{name}: op {k} {opname}: version {version} not supported "
+                             f"(1..{SUPPORTED[opname]})")
+        op_in = [int(i) for i in o.InputsAsNumpy()] if o.InputsLength() else []
+        op_out = [int(i) for i in o.OutputsAsNumpy()] if o.OutputsLength() else []
+        for i in op_in:
+            check_index(i, f"op {k} {opname} input", True)
+        for i in op_out:
+            check_index(i, f"op {k} {opname} output", False)
+        if not op_out:
+            raise ModelError(f"{name}: op {k} {opname}: no outputs")
+        operators.append(Operator(k, opname, version, op_in, op_out,
+                                  _options(o, opname, f"{name}: op {k} {opname}")))
+    desc = (fb.Description() or b"").decode("utf-8", "replace")
+    model = Model(path, os.path.splitext(name)[0] if name != "model.tflite"
+                  else os.path.basename(os.path.dirname(os.path.abspath(path))) or name,
+                  tensors, operators, inputs, outputs, desc)
+    _check_graph(model, name)
+    return model
+
+
+def _check_offsets(buf, name):
+    """The root table and its vtable must lie inside the buffer (the verifier's first step)."""
+    n = len(buf)
+    root = int.from_bytes(buf[0:4], "little")
+    if root + 4 > n:
+        raise ModelError(f"{name}: truncated file")
+    vt = root - int.from_bytes(buf[root:root + 4], "little", signed=True)
+    if not 0 <= vt <= n - 4:
+        raise ModelError(f"{name}: corrupt flatbuffer (vtable outside the file)")
+    vt_size = int.from_bytes(buf[vt:vt + 2], "little")
+    if vt + vt_size > n:
+        raise ModelError(f"{name}: truncated file (vtable runs past the end)")
+
+
+def _buffer_data(fb, buf, b, what):
+    bf = fb.Buffers(b)
+    if bf is None:
+        return None
+    offset, size = bf.Offset(), bf.Size()
+    if offset > 1:                      # data stored after the flatbuffer (models > 2 GB)
+        if offset + size > len(buf):
+            raise ModelError(f"{what}: buffer {b} (offset {offset}, {size} bytes) lies "
+                             f"outside the file ({len(buf)} bytes)")
+        return buf[offset:offset + size]
+    if bf.DataIsNone() or bf.DataLength() == 0:
+        return None
+    # the vector's extent: its start and length must lie inside the file
+    o = bf._tab.Offset(4)
+    start = bf._tab.Vector(o)
+    length = bf.DataLength()
+    if start < 0 or start + length > len(buf):
+        raise ModelError(f"{what}: buffer {b} ({length} bytes at {start}) runs past the end "
+                         f"of the file ({len(buf)} bytes)")
+    return buf[start:start + length]
+
+
+def _options(o, opname, what):
+    cls_name = _OPTIONS[opname]
+    if cls_name is None:
+        return {}
+    table = o.BuiltinOptions()
+    opts = getattr(tflite, cls_name)()
+    fields = _OPTION_FIELDS[cls_name]
+    if table is None:
+        # absent options: the schema defaults (a fresh table reads its defaults)
+        b = flatbuffers.Builder(16)
+        getattr(tflite, cls_name + "Start")(b)
+        b.Finish(getattr(tflite, cls_name + "End")(b))
+        empty = b.Output()
+        opts.Init(empty, int.from_bytes(empty[0:4], "little"))
+    else:
+        expected = getattr(tflite.BuiltinOptions, cls_name)
+        if o.BuiltinOptionsType() != expected:
+            raise ModelError(f"{what}: builtin options of type {o.BuiltinOptionsType()}, "
+                             f"expected {cls_name}")
+        opts.Init(table.Bytes, table.Pos)
+    out = {}
+    for f in fields:
+        out[f] = getattr(opts, f)()
+    if cls_name == "SqueezeOptions" and table is not None and opts.SqueezeDimsLength():
+        out["SqueezeDims"] = [int(x) for x in opts.SqueezeDimsAsNumpy()]
+    elif cls_name == "SqueezeOptions":
+        out["SqueezeDims"] = []
+    if cls_name == "ReshapeOptions" and table is not None and opts.NewShapeLength():
+        out["NewShape"] = [int(x) for x in opts.NewShapeAsNumpy()]
+    return out
+
+
+def _check_graph(model, name):
+    """Every non-constant op input is produced earlier or is a graph input/variable."""
+    available = set(model.inputs)
+    for t in model.tensors:
+        if t.constant or t.is_variable:
+            available.add(t.index)
+    for op in model.operators:
+        for i in op.inputs:
+            if i >= 0 and i not in available:
+                t = model.tensors[i]
+                raise ModelError(f"{name}: {op.describe()}: input {t.describe()} is neither "
+                                 f"constant, a graph input, nor produced by an earlier op")
+        available.update(op.outputs)
+    for i in model.outputs:
+        if i not in available:
+            raise ModelError(f"{name}: graph output {model.tensors[i].describe()} is never "
+                             f"produced")

@@ -1,0 +1,220 @@
+"""Run a model op by op on one path and collect what each op executed.
+
+For every `prepare.Step`: the CMSIS-NN family (`simd`/`scalar`) or TFLM reference port
+(`reference`) runs through `kernels.harness.run_case` on a fresh machine, followed on the
+same machine by TFLM's Eval glue (`kernels.tflm.eval_glue`); ops without a CMSIS-NN port
+run their TFLM reference port (`kernels.tflm.<op>`) on every path and are marked
+``reference``.  Float QUANTIZE/DEQUANTIZE (FPU code armsim does not model) are computed
+on the host and marked ``simulated: false``.  Counts, cycles (`armsim.cores`) and outputs
+come from executing the kernels.
+"""
+import importlib
+import os
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from armsim import cores, machine
+from armsim import model as model_mod
+from armsim import prepare as prepare_mod
+from kernels import harness
+from kernels.tflm import eval_glue
+
+# the CMSIS-NN entry point TFLM's cmsis_nn/*.cc Eval calls for each family
+TFLM_ENTRY = {"conv": "arm_convolve_wrapper_s8", "depthwise_conv": "arm_depthwise_conv_wrapper_s8",
+              "fully_connected": "arm_fully_connected_wrapper_s8"}
+DEFAULT_SEED = 0
+
+
+class ProfileError(ValueError):
+    """Input that does not fit the model, or a kernel that cannot run an op."""
+
+
+@dataclass
+class OpProfile:
+    index: int
+    op: str
+    kernel: str                  # kernel path, e.g. "arm_convolve_wrapper_s8 > arm_convolve_s8"
+    reference: bool              # ran a TFLM reference kernel (no CMSIS-NN port or path)
+    output_shape: tuple
+    macs: int
+    mnemonics: dict
+    cycles: int
+    simulated: bool
+    breakdown: dict = field(default_factory=dict)
+
+    @property
+    def instructions(self):
+        return sum(self.mnemonics.values())
+
+
+@dataclass
+class ModelProfile:
+    model: str
+    path: str
+    core: str
+    toolchain: str
+    clock_mhz: float
+    flash_wait_states: int
+    ops: list
+    outputs: list                # graph outputs (numpy arrays)
+
+    @property
+    def macs(self):
+        return sum(o.macs for o in self.ops)
+
+    @property
+    def instructions(self):
+        return sum(o.instructions for o in self.ops)
+
+    @property
+    def cycles(self):
+        return sum(o.cycles for o in self.ops)
+
+    def latency_ms(self):
+        return cores.latency_ms(self.cycles, self.clock_mhz)
+
+    def to_json(self, arena_bytes=None):
+        return {
+            "model": self.model, "core": self.core, "path": self.path,
+            "toolchain": self.toolchain, "clock_mhz": self.clock_mhz,
+            "flash_wait_states": self.flash_wait_states,
+            "ops": [{"index": o.index, "op": o.op, "kernel": o.kernel,
+                     "reference": o.reference, "output_shape": list(o.output_shape),
+                     "macs": o.macs, "instructions": o.instructions, "cycles": o.cycles,
+                     "mnemonics": dict(sorted(o.mnemonics.items(), key=lambda kv: -kv[1])),
+                     "simulated": o.simulated} for o in self.ops],
+            "total": {"macs": self.macs, "instructions": self.instructions,
+                      "cycles": self.cycles, "latency_ms": self.latency_ms()},
+            "arena_bytes": arena_bytes,
+        }
+
+
+def random_inputs(model, seed=DEFAULT_SEED):
+    rng = np.random.default_rng(seed)
+    out = []
+    for t in model.input_tensors():
+        if t.type == "INT8":
+            out.append(rng.integers(-128, 128, t.shape, dtype=np.int8))
+        elif t.type == "FLOAT32":
+            out.append(rng.standard_normal(t.shape).astype(np.float32))
+        else:
+            raise ProfileError(f"model input {t.describe()} has type {t.type}")
+    return out
+
+
+def load_input(path, model):
+    """Read an .npy input and check it against the model's (single) input tensor."""
+    if not os.path.exists(path):
+        raise ProfileError(f"{path}: no such file")
+    try:
+        x = np.load(path, allow_pickle=False)
+    except Exception as e:
+        raise ProfileError(f"{path}: not a readable .npy file ({type(e).__name__})") from None
+    return check_inputs(model, [x], source=path)
+
+
+def check_inputs(model, inputs, source="input"):
+    tensors = model.input_tensors()
+    if len(inputs) != len(tensors):
+        raise ProfileError(f"{source}: model has {len(tensors)} inputs, got {len(inputs)}")
+    out = []
+    for x, t in zip(inputs, tensors):
+        want = np.dtype(t.dtype)
+        x = np.asarray(x)
+        if x.dtype != want:
+            raise ProfileError(f"{source}: dtype {x.dtype}, model input {t.describe()} is "
+                               f"{want} {list(t.shape)}")
+        if tuple(x.shape) != tuple(t.shape):
+            raise ProfileError(f"{source}: shape {list(x.shape)}, model input {t.describe()} "
+                               f"is {want} {list(t.shape)}")
+        out.append(np.ascontiguousarray(x))
+    return out
+
+
+def _reference_only(step, values, path, toolchain, tracer=None):
+    """Run a kernels.tflm.<op> port on a fresh machine; returns (machine, regions, chain,
+    output array)."""
+    module = importlib.import_module(f"kernels.tflm.{step.family}")
+    mem = machine.Memory()
+    mem.region("sram", machine.SRAM_BASE, 0).region("flash", machine.FLASH_BASE, 0)
+    addr = {}
+    if "inputs" in step.inputs:
+        addr["inputs"] = [mem.place("sram", values[i]) for i in step.inputs["inputs"]]
+    else:
+        addr["input"] = mem.place("sram", values[step.inputs["input"]])
+    out_count = int(np.prod(step.output_shape, dtype=np.int64))
+    addr["output"] = mem.place("sram", max(out_count, 1))
+    m = machine.build(mem, dsp=path == "simd", armclang=toolchain == "armclang")
+    try:
+        chain = module.run_reference(m, step.case, addr, tracer)
+    except machine.MemoryFault as fault:
+        raise machine.MemoryFault(machine.fault_message(m, mem.names)) from fault
+    out = machine.read(m, addr["output"], out_count, np.int8)
+    return m, list(mem.names), chain, out
+
+
+def run_step(step, values, path, toolchain, tracer=None):
+    """Execute one step; returns (machine or None, region names, kernel chain, output)."""
+    if step.host:
+        x = values[step.inputs["input"]]
+        mod = importlib.import_module(f"kernels.tflm.{step.family}")
+        fn = mod.host_quantize if step.family == "quantize" else mod.host_dequantize
+        return None, [], [f"host {step.family} (float, not simulated)"], fn(step.case, x)
+    if step.reference_only:
+        m, names, chain, out = _reference_only(step, values, path, toolchain, tracer)
+        kind = "reference"
+    else:
+        case = dict(step.case)
+        case["input"] = values[step.inputs["input"]].ravel()
+        if "input2" in step.inputs:
+            case["input2"] = values[step.inputs["input2"]].ravel()
+        function = TFLM_ENTRY.get(step.family) if path != "reference" else None
+        try:
+            res = harness.run_case(case, path, toolchain, function=function, tracer=tracer)
+        except harness.CaseError as e:
+            raise ProfileError(f"op {step.index} {step.op}: {e}") from None
+        m, names, chain, out = res.m, res.region_names, res.kernel_path, res.output
+        kind = "reference" if path == "reference" else "cmsis"
+    scratch = machine.SRAM_BASE
+    sram_size = int(m.rtab[names.index("sram"), 1]) if "sram" in names else 0
+    ranks = [min(len(step.output_shape) or 1, max(sram_size // 4, 1))]
+    chain = list(chain) + eval_glue.run_glue(m, step.op if step.op != "SQUEEZE" else "RESHAPE",
+                                             kind, ranks, scratch, tracer)
+    return m, names, chain, out
+
+
+def run(model, path="simd", toolchain="gcc", core="cortex-m4", clock_mhz=100.0,
+        flash_wait_states=0, inputs=None, steps=None, progress=None):
+    """Profile `model` (an `armsim.model.Model`) on `path`; returns a `ModelProfile`."""
+    if path not in harness.PATHS:
+        raise ProfileError(f"unknown path {path!r} (choose from {', '.join(harness.PATHS)})")
+    cores.core(core)   # ValueError naming the known cores
+    steps = steps if steps is not None else prepare_mod.prepare(model)
+    inputs = random_inputs(model) if inputs is None else check_inputs(model, inputs)
+    values = {}
+    for t, x in zip(model.input_tensors(), inputs):
+        values[t.index] = x
+    ops = []
+    for step in steps:
+        m, names, chain, out = run_step(step, values, path, toolchain)
+        values[step.output] = np.asarray(out).reshape(step.output_shape)
+        if m is None:
+            counts, cyc, bd = {}, 0, {}
+        else:
+            counts = machine.counts(m)
+            bd = cores.breakdown(m, core, flash_wait_states=flash_wait_states,
+                                 region_names=names)
+            cyc = bd["total"]
+        ref = step.reference_only or path == "reference"
+        ops.append(OpProfile(step.index, step.op, " > ".join(chain), ref, step.output_shape,
+                             step.macs, counts, cyc, m is not None, bd))
+        if progress is not None:
+            progress(step)
+    outputs = [values[i] for i in model.outputs]
+    return ModelProfile(model.name, path, core, toolchain, clock_mhz, flash_wait_states, ops,
+                        outputs)
+
+
+__all__ = ["run", "run_step", "random_inputs", "load_input", "check_inputs", "ProfileError",
+           "ModelProfile", "OpProfile", "model_mod"]
