@@ -1,0 +1,196 @@
+"""The tensor arena TFLite Micro would use for a model: head (planned) + tail (persistent).
+
+Head -- TFLM's GreedyMemoryPlanner (micro/memory_planner/greedy_memory_planner.cc) over
+the non-persistent buffers that AllocationInfoBuilder (micro_allocation_info.cc) hands
+it: every non-constant tensor, alive from the op that creates it (0 for graph inputs) to
+the last op that reads it (the last op for graph outputs), then every scratch buffer a
+kernel's Prepare requests (alive during that op only), sized by the kernel's
+``*_get_buffer_size`` (the family's `buffer_size`).  Sizes are rounded up to the arena's
+16-byte buffer alignment.  The planner lists online buffers from the back (so equal sizes
+keep reverse request order), bubble-sorts them by decreasing size, and places each at the
+lowest offset where it does not overlap, in memory and in time, any buffer already placed.
+
+Tail -- what TFLM allocates persistently from the arena's end (micro_allocator.cc,
+micro_interpreter.cc, each kernel's Init/Prepare): the allocator objects themselves, one
+TfLiteEvalTensor (12 bytes) per tensor, one NodeAndRegistration per op, each op's
+builtin params and OpData (with the per-channel multiplier/shift arrays of conv and
+depthwise), and the scratch-buffer handles.  Struct sizes are for a 32-bit Arm target;
+where a size depends on the TFLM build it is calibrated against the measured
+``arena_used_bytes`` and says so.
+"""
+from dataclasses import dataclass, field
+
+from kernels import harness
+
+ALIGN = 16                       # MicroArenaBufferAlignment()
+
+# --- persistent (tail) sizes, bytes on a 32-bit target ----------------------------------
+EVAL_TENSOR = 12                 # TfLiteEvalTensor {void* data; TfLiteIntArray* dims; TfLiteType type}
+NODE_AND_REGISTRATION = 36       # NodeAndRegistration {TfLiteNode node (7 pointers/ints); const TFLMRegistration*}
+SCRATCH_HANDLE = 4               # internal::ScratchBufferHandle {uint8_t* data}
+# Allocator objects placed in the arena by MicroAllocator::Create (MicroAllocator,
+# GreedyMemoryPlanner, Persistent/NonPersistentArenaBufferAllocator,
+# MicroBuiltinDataAllocator, SubgraphAllocations) plus the interpreter's
+# graph bookkeeping: no public breakdown, so calibrated on measured.json -- the `ad`
+# model (ten FULLY_CONNECTED ops) leaves exactly 200 bytes on all three paths once the
+# terms below are counted.
+FRAMEWORK = 200
+# Per-op persistent data: (builtin params, OpData) bytes, CMSIS-NN build / reference build.
+# Builtin params are the TfLite*Params structs; OpData per the kernels' OpData structs.
+OP_DATA = {
+    #                        params  cmsis  reference
+    "CONV_2D":              (24,     64,    64),     # TfLiteConvParams; OpDataConv
+    "DEPTHWISE_CONV_2D":    (28,     64,    64),     # TfLiteDepthwiseConvParams; OpDataConv
+    "FULLY_CONNECTED":      (8,      80,    48),     # TfLiteFullyConnectedParams; OpDataFullyConnected
+    "AVERAGE_POOL_2D":      (28,     48,    44),     # TfLitePoolParams; OpDataPooling
+    "MAX_POOL_2D":          (28,     48,    44),
+    "SOFTMAX":              (4,      64,    64),     # TfLiteSoftmaxParams; SoftmaxParams
+    "ADD":                  (8,      88,    88),     # TfLiteAddParams; OpDataAdd
+    "MUL":                  (8,      48,    48),     # TfLiteMulParams; OpDataMul
+    "MEAN":                 (4,      40,    40),     # TfLiteReducerParams; OpDataReduce
+    "RESHAPE":              (36,     0,     0),      # TfLiteReshapeParams
+    "SQUEEZE":              (40,     0,     0),      # TfLiteSqueezeParams
+    "PAD":                  (0,      52,    52),     # OpData (PadParams + output zero point)
+    "CONCATENATION":        (8,      40,    40),     # TfLiteConcatenationParams; OpData
+    "QUANTIZE":             (0,      24,    24),     # OpDataQuantizeReference
+    "DEQUANTIZE":           (0,      24,    24),     # DequantizeOpData
+}
+
+
+class ArenaError(ValueError):
+    pass
+
+
+@dataclass
+class Buffer:
+    name: str
+    kind: str            # "tensor" or "scratch"
+    tensor: int          # tensor index, or op index for scratch
+    size: int            # bytes requested
+    first: int           # first op index alive
+    last: int            # last op index alive
+    offset: int = -1
+
+    @property
+    def aligned(self):
+        return align(self.size)
+
+
+@dataclass
+class Plan:
+    buffers: list
+    head: int
+    tail: int
+    tail_parts: dict = field(default_factory=dict)
+
+    @property
+    def total(self):
+        return self.head + self.tail
+
+    def to_json(self):
+        return {"head_bytes": self.head, "tail_bytes": self.tail, "total_bytes": self.total,
+                "tail_parts": self.tail_parts,
+                "buffers": [{"name": b.name, "kind": b.kind, "tensor": b.tensor,
+                             "bytes": b.size, "offset": b.offset,
+                             "lifetime": [b.first, b.last]} for b in self.buffers]}
+
+
+def align(n, a=ALIGN):
+    return (n + a - 1) // a * a
+
+
+def greedy_plan(buffers):
+    """Place `buffers` like GreedyMemoryPlanner; sets each `offset`, returns the head size."""
+    if not buffers:
+        return 0
+    # online buffers are listed from the tail: ids in reverse request order
+    order = list(range(len(buffers)))[::-1]
+    sizes = [buffers[i].aligned for i in order]
+    swapped = True
+    while swapped:                       # ReverseSortInPlace: stable bubble sort, descending
+        swapped = False
+        for i in range(1, len(order)):
+            if sizes[i - 1] < sizes[i]:
+                sizes[i - 1], sizes[i] = sizes[i], sizes[i - 1]
+                order[i - 1], order[i] = order[i], order[i - 1]
+                swapped = True
+    placed = []                          # (offset, buffer) sorted by offset
+    for bid in order:
+        b = buffers[bid]
+        candidate = 0
+        for off, other in placed:
+            if other.last < b.first or other.first > b.last:
+                continue                 # not alive at the same time
+            if off - candidate >= b.aligned:
+                break                    # the gap before `other` fits
+            candidate = max(candidate, off + other.aligned)
+        b.offset = candidate
+        placed.append((candidate, b))
+        placed.sort(key=lambda e: e[0])
+    return max(b.offset + b.aligned for b in buffers)
+
+
+def scratch_bytes(step, path, toolchain="gcc"):
+    """The scratch buffer TFLM's Prepare requests for `step` on `path` (0: none)."""
+    if step.host or path == "reference" and not step.reference_only:
+        return 0
+    if step.reference_only:
+        if step.family == "mean":    # temp_sum (int32 per output) + input_iter + resolved_axis
+            c = step.case
+            return 4 * c["output_size"]
+        return 0
+    module = harness.family_module(step.family)
+    return int(module.buffer_size(step.case, path == "simd", toolchain == "armclang"))
+
+
+def plan(model, steps, path="simd", toolchain="gcc"):
+    """The arena `Plan` of `model` (its prepared `steps`) on `path`."""
+    n_ops = len(model.operators)
+    first, last = {}, {}
+    for i in model.inputs:
+        first[i] = 0
+        last[i] = 0
+    for op in model.operators:
+        for i in op.inputs:
+            if i >= 0 and not model.tensors[i].constant:
+                first.setdefault(i, op.index)
+                last[i] = op.index
+        for i in op.outputs:
+            first.setdefault(i, op.index)
+            last[i] = max(last.get(i, op.index), op.index)
+    for i in model.outputs:
+        last[i] = max(n_ops - 1, 0)
+    buffers = []
+    for t in model.tensors:
+        if t.constant or t.index not in first or t.dtype is None:
+            continue
+        if t.nbytes == 0:
+            continue
+        buffers.append(Buffer(t.name, "tensor", t.index, t.nbytes, first[t.index],
+                              last[t.index]))
+    n_scratch = 0
+    for step in steps:
+        size = scratch_bytes(step, path, toolchain)
+        if size > 0:
+            n_scratch += 1
+            buffers.append(Buffer(f"scratch of op {step.index} {step.op}", "scratch",
+                                  step.index, size, step.index, step.index))
+    head = greedy_plan(buffers)
+    parts = {
+        "framework": FRAMEWORK,
+        "eval_tensors": EVAL_TENSOR * len(model.tensors),
+        "nodes": NODE_AND_REGISTRATION * n_ops,
+        "op_data": 0,
+        "scratch_handles": SCRATCH_HANDLE * n_scratch,
+    }
+    col = 2 if path == "reference" else 1
+    for step in steps:
+        params, *data = OP_DATA[step.op]
+        size = params + data[col - 1]
+        if step.op in ("CONV_2D", "DEPTHWISE_CONV_2D") or (
+                step.op == "FULLY_CONNECTED" and step.case.get("quant_params", {}).get(
+                    "per_channel")):
+            size += 2 * 4 * step.output_shape[-1]    # per-channel multiplier + shift
+        parts["op_data"] += align(size, 4)
+    tail = sum(parts.values())
+    return Plan(buffers, head, tail, parts)
