@@ -344,6 +344,55 @@ ldrd = _register("ldrd", "ldrd", _ldrd_body())
 strd = _register("strd", "strd", _strd_body())
 
 
+def _ldm_body(words):
+    """LDM Rn, {`words` registers}: consecutive words from `address` up, one beat each.
+    (Numba needs a fixed tuple size, hence one op per register count.)"""
+    index, cls = _ids("ldm")
+
+    def op2(m, address):
+        issue(m, index, cls)
+        region, at = locate(m, address, 8, index)
+        _traffic(m, region, 0, 2, 8)
+        return isa.s32(_read_le(m.mem, at, 4)), isa.s32(_read_le(m.mem, at + 4, 4))
+
+    def op4(m, address):
+        issue(m, index, cls)
+        region, at = locate(m, address, 16, index)
+        _traffic(m, region, 0, 4, 16)
+        mem = m.mem
+        return (isa.s32(_read_le(mem, at, 4)), isa.s32(_read_le(mem, at + 4, 4)),
+                isa.s32(_read_le(mem, at + 8, 4)), isa.s32(_read_le(mem, at + 12, 4)))
+    return op2 if words == 2 else op4
+
+
+def _stm_body(words):
+    """STM Rn, {`words` registers}: the values to consecutive words from `address` up."""
+    index, cls = _ids("stm")
+
+    def op2(m, address, v0, v1):
+        issue(m, index, cls)
+        region, at = locate(m, address, 8, index)
+        _traffic(m, region, 3, 2, 8)
+        _write_le(m.mem, at, 4, v0)
+        _write_le(m.mem, at + 4, 4, v1)
+
+    def op4(m, address, v0, v1, v2, v3):
+        issue(m, index, cls)
+        region, at = locate(m, address, 16, index)
+        _traffic(m, region, 3, 4, 16)
+        _write_le(m.mem, at, 4, v0)
+        _write_le(m.mem, at + 4, 4, v1)
+        _write_le(m.mem, at + 8, 4, v2)
+        _write_le(m.mem, at + 12, 4, v3)
+    return op2 if words == 2 else op4
+
+
+ldm2 = _register("ldm2", "ldm", _ldm_body(2))    # LDM Rn(!), {Rt, Rt2}
+ldm4 = _register("ldm4", "ldm", _ldm_body(4))    # LDM Rn(!), {Rt, Rt2, Rt3, Rt4}
+stm2 = _register("stm2", "stm", _stm_body(2))    # STM Rn(!), {Rt, Rt2}
+stm4 = _register("stm4", "stm", _stm_body(4))    # STM Rn(!), {Rt, Rt2, Rt3, Rt4}
+
+
 def _stack(mnemonic, returns):
     """PUSH/POP of a function's frame: `registers` words to or from the stack; a POP that
     loads PC is a return (a taken branch)."""
