@@ -112,6 +112,7 @@ def ADD(rn, rm):
 
 @njit(cache=True)
 def SUB(rn, rm):
+    """SUB: R[d] = R[n] - shifted (AddWithCarry(R[n], NOT(shifted), '1'))."""
     return s32(rn - rm)
 
 
@@ -123,31 +124,37 @@ def RSB(rn, rm):
 
 @njit(cache=True)
 def AND(rn, rm):
+    """AND: R[d] = R[n] AND shifted."""
     return s32(rn & rm)
 
 
 @njit(cache=True)
 def ORR(rn, rm):
+    """ORR: R[d] = R[n] OR shifted."""
     return s32(rn | rm)
 
 
 @njit(cache=True)
 def EOR(rn, rm):
+    """EOR: R[d] = R[n] EOR shifted."""
     return s32(rn ^ rm)
 
 
 @njit(cache=True)
 def BIC(rn, rm):
+    """BIC: R[d] = R[n] AND NOT(shifted)."""
     return s32(rn & ~rm)
 
 
 @njit(cache=True)
 def MVN(rm):
+    """MVN: R[d] = NOT(shifted)."""
     return s32(~rm)
 
 
 @njit(cache=True)
 def MOV(rm):
+    """MOV: R[d] = R[m]."""
     return s32(rm)
 
 
@@ -174,12 +181,14 @@ def LSL(rm, shift_n):
 
 @njit(cache=True)
 def LSR(rm, shift_n):
+    """LSR (register): logical shift right by R[s]<7:0>; 32 or more gives 0."""
     n = shift_n & 0xFF
     return 0 if n >= 32 else s32(u32(rm) >> n)
 
 
 @njit(cache=True)
 def ASR(rm, shift_n):
+    """ASR (register): arithmetic shift right by R[s]<7:0>; 32 or more gives the sign."""
     n = shift_n & 0xFF
     return s32(s32(rm) >> (31 if n >= 32 else n))
 
@@ -200,11 +209,13 @@ def MUL(rn, rm):
 
 @njit(cache=True)
 def MLA(rn, rm, ra):
+    """MLA: R[d] = (SInt(R[n]) * SInt(R[m]) + SInt(R[a]))<31:0>."""
     return s32(s32(rn) * s32(rm) + s32(ra))
 
 
 @njit(cache=True)
 def MLS(rn, rm, ra):
+    """MLS: R[d] = (SInt(R[a]) - SInt(R[n]) * SInt(R[m]))<31:0>."""
     return s32(s32(ra) - s32(rn) * s32(rm))
 
 
@@ -235,12 +246,14 @@ def _umul64(a, b):
 
 @njit(cache=True)
 def UMULL(rn, rm):
+    """UMULL: (RdLo, RdHi) = UInt(R[n]) * UInt(R[m])."""
     lo, hi = _umul64(rn, rm)
     return s32(lo), s32(hi)
 
 
 @njit(cache=True)
 def UMLAL(rdlo, rdhi, rn, rm):
+    """UMLAL: RdHi:RdLo += UInt(R[n]) * UInt(R[m]), modulo 2**64."""
     lo, hi = _umul64(rn, rm)
     lo += u32(rdlo)
     hi += u32(rdhi) + (lo >> 32)
@@ -267,11 +280,13 @@ def SMMLA(rn, rm, ra):
 
 @njit(cache=True)
 def _half(x, top):
+    """SInt of the top (R<31:16>) or bottom (R<15:0>) halfword."""
     return top16(x) if top else s16(x)
 
 
 @njit(cache=True)
 def _smla_xy(rn, rm, ra, n_top, m_top):
+    """SMLA<x><y>: halfword product + SInt(R[a]); (result<31:0>, overflow -> Q)."""
     result = _half(rn, n_top) * _half(rm, m_top) + s32(ra)
     return s32(result), result != s32(result)
 
@@ -284,16 +299,19 @@ def SMLABB(rn, rm, ra):
 
 @njit(cache=True)
 def SMLABT(rn, rm, ra):
+    """SMLABT: R[d] = SInt(R[n]<15:0>) * SInt(R[m]<31:16>) + SInt(R[a]); Q on overflow."""
     return _smla_xy(rn, rm, ra, False, True)
 
 
 @njit(cache=True)
 def SMLATB(rn, rm, ra):
+    """SMLATB: R[d] = SInt(R[n]<31:16>) * SInt(R[m]<15:0>) + SInt(R[a]); Q on overflow."""
     return _smla_xy(rn, rm, ra, True, False)
 
 
 @njit(cache=True)
 def SMLATT(rn, rm, ra):
+    """SMLATT: R[d] = SInt(R[n]<31:16>) * SInt(R[m]<31:16>) + SInt(R[a]); Q on overflow."""
     return _smla_xy(rn, rm, ra, True, True)
 
 
@@ -305,16 +323,19 @@ def SMULBB(rn, rm):
 
 @njit(cache=True)
 def SMULBT(rn, rm):
+    """SMULBT: R[d] = SInt(R[n]<15:0>) * SInt(R[m]<31:16>)."""
     return s16(rn) * top16(rm)
 
 
 @njit(cache=True)
 def SMULTB(rn, rm):
+    """SMULTB: R[d] = SInt(R[n]<31:16>) * SInt(R[m]<15:0>)."""
     return top16(rn) * s16(rm)
 
 
 @njit(cache=True)
 def SMULTT(rn, rm):
+    """SMULTT: R[d] = (SInt(R[n]<31:16>) * SInt(R[m]<31:16>))<31:0> (0x8000^2 = 2**30 fits)."""
     return s32(top16(rn) * top16(rm))
 
 
@@ -368,16 +389,19 @@ def SXTB(rm, rotation):
 
 @njit(cache=True)
 def SXTH(rm, rotation):
+    """SXTH: SignExtend(ROR(R[m], rotation)<15:0>)."""
     return s16(ror32(rm, rotation))
 
 
 @njit(cache=True)
 def UXTB(rm, rotation):
+    """UXTB: ZeroExtend(ROR(R[m], rotation)<7:0>)."""
     return ror32(rm, rotation) & 0xFF
 
 
 @njit(cache=True)
 def UXTH(rm, rotation):
+    """UXTH: ZeroExtend(ROR(R[m], rotation)<15:0>)."""
     return ror32(rm, rotation) & 0xFFFF
 
 
@@ -389,6 +413,7 @@ def SXTAB(rn, rm, rotation):
 
 @njit(cache=True)
 def SXTAH(rn, rm, rotation):
+    """SXTAH: R[n] + SignExtend(ROR(R[m], rotation)<15:0>)."""
     return s32(rn + s16(ror32(rm, rotation)))
 
 
@@ -402,6 +427,8 @@ def SXTB16(rm, rotation):
 
 @njit(cache=True)
 def UXTB16(rm, rotation):
+    """UXTB16: rotated = ROR(R[m], rotation); R[d]<15:0> = ZeroExtend(rotated<7:0>);
+    R[d]<31:16> = ZeroExtend(rotated<23:16>)."""
     rotated = ror32(rm, rotation)
     return s32((rotated & 0xFF) | (rotated & 0xFF0000))
 
@@ -418,6 +445,8 @@ def SXTAB16(rn, rm, rotation):
 
 @njit(cache=True)
 def UXTAB16(rn, rm, rotation):
+    """UXTAB16: each halfword lane of R[n] + ZeroExtend of its byte of the rotated R[m]
+    (modulo 2**16)."""
     rotated = ror32(rm, rotation)
     lo = (rn + (rotated & 0xFF)) & 0xFFFF
     hi = ((rn >> 16) + ((rotated >> 16) & 0xFF)) & 0xFFFF
@@ -440,12 +469,14 @@ def PKHTB(rn, rm, shift):
 
 @njit(cache=True)
 def REV(rm):
+    """REV: R[d] = the four bytes of R[m] in reverse order."""
     x = u32(rm)
     return s32(((x & 0xFF) << 24) | ((x & 0xFF00) << 8) | ((x >> 8) & 0xFF00) | (x >> 24))
 
 
 @njit(cache=True)
 def REV16(rm):
+    """REV16: the two bytes of each halfword of R[m] swapped."""
     x = u32(rm)
     return s32(((x & 0x00FF00FF) << 8) | ((x >> 8) & 0x00FF00FF))
 
@@ -478,6 +509,7 @@ def USAT_ASR(rn, saturate_to, shift_right):
 
 @njit(cache=True)
 def _ssat_lanes16(lo, hi, n):
+    """Both halfword lanes SignedSatQ(lane, n), packed; (result, any saturated)."""
     lo_r, lo_q = signed_sat_q(lo, n)
     hi_r, hi_q = signed_sat_q(hi, n)
     return s32((lo_r & 0xFFFF) | ((hi_r & 0xFFFF) << 16)), lo_q or hi_q
@@ -491,6 +523,8 @@ def SSAT16(rn, saturate_to):
 
 @njit(cache=True)
 def USAT16(rn, saturate_to):
+    """USAT16: each signed halfword UnsignedSat to saturate_to bits (0..15); Q if any
+    saturated."""
     lo_r, lo_q = unsigned_sat_q(s16(rn), saturate_to)
     hi_r, hi_q = unsigned_sat_q(top16(rn), saturate_to)
     return s32(lo_r | (hi_r << 16)), lo_q or hi_q
@@ -518,6 +552,7 @@ def QDADD(rm, rn):
 
 @njit(cache=True)
 def QDSUB(rm, rn):
+    """QDSUB Rd, Rm, Rn: SignedSatQ(R[m] - SignedSatQ(2 * R[n], 32), 32)."""
     doubled, q1 = signed_sat_q(2 * s32(rn), 32)
     result, q2 = signed_sat_q(s32(rm) - doubled, 32)
     return result, q1 or q2
@@ -533,6 +568,7 @@ def QADD16(rn, rm):
 
 @njit(cache=True)
 def QSUB16(rn, rm):
+    """QSUB16: each halfword lane SignedSat(R[n].h - R[m].h, 16) (Q not affected)."""
     lo = signed_sat_q(s16(rn) - s16(rm), 16)[0]
     hi = signed_sat_q(top16(rn) - top16(rm), 16)[0]
     return s32((lo & 0xFFFF) | ((hi & 0xFFFF) << 16))
@@ -565,6 +601,7 @@ def QADD8(rn, rm):
 
 @njit(cache=True)
 def QSUB8(rn, rm):
+    """QSUB8: each byte lane SignedSat(R[n].b - R[m].b, 8) (Q and GE not affected)."""
     return _bytes_op(rn, rm, True, True, True)[0]
 
 
@@ -576,6 +613,7 @@ def SADD8(rn, rm):
 
 @njit(cache=True)
 def SSUB8(rn, rm):
+    """SSUB8: byte lanes R[n] - R[m]; GE[i] = difference >= 0."""
     return _bytes_op(rn, rm, True, False, True)
 
 
@@ -593,6 +631,7 @@ def USUB8(rn, rm):
 
 @njit(cache=True)
 def _halves_op(rn, rm, subtract):
+    """Shared body of SADD16/SSUB16: signed halfword lanes, GE pairs = lane >= 0."""
     lo = s16(rn) - s16(rm) if subtract else s16(rn) + s16(rm)
     hi = top16(rn) - top16(rm) if subtract else top16(rn) + top16(rm)
     ge = (0b0011 if lo >= 0 else 0) | (0b1100 if hi >= 0 else 0)
@@ -607,6 +646,7 @@ def SADD16(rn, rm):
 
 @njit(cache=True)
 def SSUB16(rn, rm):
+    """SSUB16: halfword lanes R[n] - R[m]; GE[1:0], GE[3:2] = lane difference >= 0."""
     return _halves_op(rn, rm, True)
 
 
@@ -635,5 +675,7 @@ def SDIV(rn, rm):
 
 @njit(cache=True)
 def UDIV(rn, rm):
+    """UDIV: UInt(R[n]) / UInt(R[m]) rounded toward zero; divide by zero gives 0
+    (CCR.DIV_0_TRP clear)."""
     d = u32(rm)
     return 0 if d == 0 else s32(u32(rn) // d)

@@ -8,7 +8,7 @@ Register convention of every case: Rd = r4 (RdHi = r5), operands r0, r1, r2 (and
 import numpy as np
 import pytest
 
-from armsim import isa
+from armsim import isa, ops
 
 import thumb
 from thumb import APSR_GE_SHIFT, APSR_Q, asm, extend, pkh, t32
@@ -155,6 +155,16 @@ def _probe_smlad_q():
 UNICORN_SMLAD_DOUBLE_CHECK = _probe_smlad_q()
 
 
+def rd_with_carry(sem):
+    """Rd = sem(r0, r1, APSR.C) (ADC, SBC); flags untouched."""
+    return lambda *r: (sem(r[0], r[1], (r[6] >> 29) & 1), r[5], r[6])
+
+
+def rsb_t1(rd_, rn, rm):
+    """RSB Rd, Rn, Rm (register, encoding T1; keystone rejects it): Rm - Rn."""
+    return t32(0xEBC0 | rn, rd_ << 8 | rm)
+
+
 def sdiv_t1(rd_, rn, rm):
     """SDIV encoding T1 (keystone's Thumb mode lacks the hardware-divide feature)."""
     return t32(0xFB90 | rn, 0xF0F0 | rd_ << 8 | rm)
@@ -238,6 +248,22 @@ def _cases():
     add("sel_ge_from_msr", "sel r4, r0, r1", sel_from_apsr)
     add("sel_after_sadd16", "sadd16 r6, r2, r3; sel r4, r0, r1", sel_after(isa.SADD16))
     add("sel_after_usub8", "usub8 r6, r2, r3; sel r4, r0, r1", sel_after(isa.USUB8))
+
+    # plain data processing the kernels also execute (no flags: the non-S wide forms)
+    for name in ("add", "sub", "and", "orr", "eor", "bic"):
+        add(name, f"{name}.w r4, r0, r1", rd(getattr(isa, name.upper()), 0, 1))
+    add("rsb", rsb_t1(4, 0, 1), rd(isa.RSB, 0, 1))
+    add("mvn", "mvn.w r4, r1", rd(isa.MVN, 1))
+    add("mov", "mov.w r4, r1", rd(isa.MOV, 1))
+    add("adc", "adc.w r4, r0, r1", rd_with_carry(ops._adc))
+    add("sbc", "sbc.w r4, r0, r1", rd_with_carry(ops._sbc))
+    for lsb, width in ((0, 1), (3, 5), (8, 8), (0, 32), (31, 1), (16, 16)):
+        add(f"ubfx_{lsb}_{width}", f"ubfx r4, r0, #{lsb}, #{width}",
+            rd(imm(ops._ubfx, lsb, width), 0))
+        add(f"sbfx_{lsb}_{width}", f"sbfx r4, r0, #{lsb}, #{width}",
+            rd(imm(ops._sbfx, lsb, width), 0))
+        add(f"bfi_{lsb}_{width}", f"bfi r4, r0, #{lsb}, #{width}",
+            rd(imm(ops._bfi, lsb, width), 4, 0))
 
     # count leading zeros, divide (r1 = 0 and INT_MIN / -1 are among the edge pairs)
     add("clz", "clz r4, r0", rd(isa.CLZ, 0))
