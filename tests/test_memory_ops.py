@@ -220,6 +220,9 @@ def test_q_is_sticky_and_ge_is_overwritten(data, mode):
     assert smlad(m, 0x10001, 0x10001, 0) == 2 and m.st[Q_FLAG] == 1
     machine.reset_counters(m)
     assert m.st[Q_FLAG] == 0
+    assert op("usat_asr", mode)(m, 0x100, 8, 1) == 0x80 and m.st[Q_FLAG] == 0
+    assert op("usat_asr", mode)(m, -0x100, 8, 1) == 0 and m.st[Q_FLAG] == 1
+    machine.reset_counters(m)
     assert ssat(m, 300, 8, 0) == 127 and m.st[Q_FLAG] == 1
     assert op("sadd16", mode)(m, 1, 0) == 1 and m.st[Q_FLAG] == 1   # GE ops keep Q
 
