@@ -9,6 +9,8 @@ import numpy as np
 import pytest
 
 from armsim import isa, ops
+from armsim.instructions import MNEMONIC_INDEX
+from armsim.machine import GE_FLAGS, Q_FLAG, Memory, build
 
 import thumb
 from thumb import APSR_GE_SHIFT, APSR_Q, asm, extend, pkh, t32
@@ -34,7 +36,7 @@ ACCUMULATORS = [0x7FFFFFFF, 0x80000000, 0x80000001, 0x7FFFFFFE, 0x00000000, 0x00
 
 def edge_inputs():
     """All pairs of edge words as (r0, r1), with r2-r5 cycling through the edges, then
-    the overflow corners: extreme (r0, r1) x accumulator r2 x a few r3/r4/r5.
+    the overflow corners: extreme (r0, r1) x accumulator r2 (= RdLo r4) with RdHi r5 = r3.
     APSR starts with Q clear and GE cycling through 0..15."""
     rows = []
     n = len(EDGES)
@@ -43,11 +45,11 @@ def edge_inputs():
             k = i * n + j
             rows.append([a, b, EDGES[(k * 7 + 3) % n], EDGES[(k * 11 + 5) % n],
                          EDGES[(k * 13 + 1) % n], EDGES[(k * 5 + 2) % n], 0])
-    for a in EXTREME:
-        for b in EXTREME:
-            for c in ACCUMULATORS:
-                for d in (0x00000000, 0x7FFFFFFF, 0x80000000):
-                    rows.append([a, b, c, d, c, d, 0])
+    for i, a in enumerate(EXTREME):
+        for j, b in enumerate(EXTREME):
+            for k, c in enumerate(ACCUMULATORS):
+                d = ACCUMULATORS[(i + j + k) % len(ACCUMULATORS)]
+                rows.append([a, b, c, d, c, d, 0])
     rows = np.array(rows, dtype=np.uint64)
     rows[:, 6] = (np.arange(len(rows)) % 16) << APSR_GE_SHIFT
     return rows.astype(np.uint32)
@@ -110,16 +112,16 @@ def imm(sem, *values):
     return lambda *regs: sem(*regs, *values)
 
 
-def sel_from_apsr(*r):
+def sel_from_apsr(sel):
     """SEL with GE as set by the MSR before it."""
-    return isa.SEL(r[0], r[1], (r[6] >> APSR_GE_SHIFT) & 0xF), r[5], r[6]
+    return lambda *r: (sel(r[0], r[1], (r[6] >> APSR_GE_SHIFT) & 0xF), r[5], r[6])
 
 
-def sel_after(setter):
+def sel_after(setter, sel):
     """`<setter> r6, r2, r3; SEL r4, r0, r1`: GE comes from the preceding instruction."""
     def model(*r):
         _, ge = setter(r[2], r[3])
-        return isa.SEL(r[0], r[1], ge), r[5], (r[6] & ~GE_MASK) | ge << APSR_GE_SHIFT
+        return sel(r[0], r[1], ge), r[5], (r[6] & ~GE_MASK) | ge << APSR_GE_SHIFT
     return model
 
 
@@ -174,105 +176,155 @@ def udiv_t1(rd_, rn, rm):
     return t32(0xFBB0 | rn, 0xF0F0 | rd_ << 8 | rm)
 
 
-def _cases():
-    """(id, machine code, model) for every instruction form under test."""
+def _cases(S):
+    """(id, machine code, model) for every instruction form under test; S(NAME) is the
+    semantics of the instruction NAME (an armsim.isa function, or the counted op)."""
     c = []
 
     def add(name, code, model):
         c.append((name, asm(code) if isinstance(code, str) else code, model))
 
     # multiply / multiply-accumulate
-    add("smlad", "smlad r4, r0, r1, r2", as_unicorn_sets_q(rd_q(isa.SMLAD, 0, 1, 2), False))
+    add("smlad", "smlad r4, r0, r1, r2", as_unicorn_sets_q(rd_q(S("SMLAD"), 0, 1, 2), False))
     add("smladx", "smladx r4, r0, r1, r2",
-        as_unicorn_sets_q(rd_q(isa.SMLADX, 0, 1, 2), True))
+        as_unicorn_sets_q(rd_q(S("SMLADX"), 0, 1, 2), True))
     for name in ("smlsd", "smlabb", "smlabt", "smlatb", "smlatt"):
-        add(name, f"{name} r4, r0, r1, r2", rd_q(getattr(isa, name.upper()), 0, 1, 2))
-    add("smuad", "smuad r4, r0, r1", rd_q(isa.SMUAD, 0, 1))
+        add(name, f"{name} r4, r0, r1, r2", rd_q(S(name.upper()), 0, 1, 2))
+    add("smuad", "smuad r4, r0, r1", rd_q(S("SMUAD"), 0, 1))
     for name in ("smusd", "smulbb", "smulbt", "smultb", "smultt", "smmul", "smmulr"):
-        add(name, f"{name} r4, r0, r1", rd(getattr(isa, name.upper()), 0, 1))
-    add("mul", "mul r4, r0, r1", rd(isa.MUL, 0, 1))
+        add(name, f"{name} r4, r0, r1", rd(S(name.upper()), 0, 1))
+    add("mul", "mul r4, r0, r1", rd(S("MUL"), 0, 1))
     for name in ("mla", "mls", "smmla"):
-        add(name, f"{name} r4, r0, r1, r2", rd(getattr(isa, name.upper()), 0, 1, 2))
+        add(name, f"{name} r4, r0, r1, r2", rd(S(name.upper()), 0, 1, 2))
     for name in ("smull", "umull"):
-        add(name, f"{name} r4, r5, r0, r1", pair(getattr(isa, name.upper()), 0, 1))
+        add(name, f"{name} r4, r5, r0, r1", pair(S(name.upper()), 0, 1))
     for name in ("smlal", "umlal", "smlald"):
-        add(name, f"{name} r4, r5, r0, r1", pair(getattr(isa, name.upper()), 4, 5, 0, 1))
+        add(name, f"{name} r4, r5, r0, r1", pair(S(name.upper()), 4, 5, 0, 1))
 
     # extend / pack (hand-encoded: keystone rejects most rotated forms)
     for rot in (0, 8, 16, 24):
         for name in ("sxtb16", "uxtb16", "sxtb", "sxth", "uxtb", "uxth"):
             add(f"{name}_ror{rot}", extend(name, 4, 0, 1, rot),
-                rd(imm(getattr(isa, name.upper()), rot), 1))
+                rd(imm(S(name.upper()), rot), 1))
         for name in ("sxtab16", "uxtab16", "sxtab", "sxtah"):
             add(f"{name}_ror{rot}", extend(name, 4, 0, 1, rot),
-                rd(imm(getattr(isa, name.upper()), rot), 0, 1))
+                rd(imm(S(name.upper()), rot), 0, 1))
     for shift in (0, 1, 8, 15, 16, 31):
-        add(f"pkhbt_lsl{shift}", pkh(0, 4, 0, 1, shift), rd(imm(isa.PKHBT, shift), 0, 1))
+        add(f"pkhbt_lsl{shift}", pkh(0, 4, 0, 1, shift), rd(imm(S("PKHBT"), shift), 0, 1))
     for shift in (1, 8, 15, 16, 31, 32):
-        add(f"pkhtb_asr{shift}", pkh(1, 4, 0, 1, shift), rd(imm(isa.PKHTB, shift), 0, 1))
-    add("pkhtb_asr32_as_encoded_0", pkh(1, 4, 0, 1, 32), rd(imm(isa.PKHTB, 0), 0, 1))
-    add("rev", "rev.w r4, r1", rd(isa.REV, 1))
-    add("rev16", "rev16.w r4, r1", rd(isa.REV16, 1))
+        add(f"pkhtb_asr{shift}", pkh(1, 4, 0, 1, shift), rd(imm(S("PKHTB"), shift), 0, 1))
+    add("pkhtb_asr32_as_encoded_0", pkh(1, 4, 0, 1, 32), rd(imm(S("PKHTB"), 0), 0, 1))
+    add("rev", "rev.w r4, r1", rd(S("REV"), 1))
+    add("rev16", "rev16.w r4, r1", rd(S("REV16"), 1))
 
     # shifts by register (amount = r1<7:0>, edges 0, 31, 32, 33, 255, 256)
     for name in ("ror", "lsl", "lsr", "asr"):
-        add(name, f"{name}.w r4, r0, r1", rd(getattr(isa, name.upper()), 0, 1))
+        add(name, f"{name}.w r4, r0, r1", rd(S(name.upper()), 0, 1))
 
     # saturating
     for width, shift in ((1, 0), (8, 0), (16, 0), (31, 0), (32, 0), (8, 4), (12, 1),
                          (16, 31), (32, 31)):
         add(f"ssat{width}_lsl{shift}", f"ssat r4, #{width}, r0, lsl #{shift}",
-            rd_q(imm(isa.SSAT, width, shift), 0))
+            rd_q(imm(S("SSAT"), width, shift), 0))
     for width, shift in ((8, 1), (16, 7), (24, 16), (1, 31), (32, 31)):
         add(f"ssat{width}_asr{shift}", f"ssat r4, #{width}, r0, asr #{shift}",
-            rd_q(imm(isa.SSAT_ASR, width, shift), 0))
+            rd_q(imm(S("SSAT_ASR"), width, shift), 0))
     for width, shift in ((0, 0), (1, 0), (8, 0), (15, 0), (16, 0), (31, 0), (8, 4),
                          (31, 31)):
         add(f"usat{width}_lsl{shift}", f"usat r4, #{width}, r0, lsl #{shift}",
-            rd_q(imm(isa.USAT, width, shift), 0))
+            rd_q(imm(S("USAT"), width, shift), 0))
     for width, shift in ((8, 1), (16, 7), (0, 31), (31, 31)):
         add(f"usat{width}_asr{shift}", f"usat r4, #{width}, r0, asr #{shift}",
-            rd_q(imm(isa.USAT_ASR, width, shift), 0))
+            rd_q(imm(S("USAT_ASR"), width, shift), 0))
     for width in (1, 4, 8, 15, 16):
-        add(f"ssat16_{width}", f"ssat16 r4, #{width}, r0", rd_q(imm(isa.SSAT16, width), 0))
+        add(f"ssat16_{width}", f"ssat16 r4, #{width}, r0", rd_q(imm(S("SSAT16"), width), 0))
     for width in (0, 1, 8, 15):
-        add(f"usat16_{width}", f"usat16 r4, #{width}, r0", rd_q(imm(isa.USAT16, width), 0))
+        add(f"usat16_{width}", f"usat16 r4, #{width}, r0", rd_q(imm(S("USAT16"), width), 0))
     for name in ("qadd", "qsub", "qdadd", "qdsub"):          # QADD Rd, Rm, Rn
-        add(name, f"{name} r4, r0, r1", rd_q(getattr(isa, name.upper()), 0, 1))
+        add(name, f"{name} r4, r0, r1", rd_q(S(name.upper()), 0, 1))
     for name in ("qadd16", "qsub16", "qadd8", "qsub8"):
-        add(name, f"{name} r4, r0, r1", rd(getattr(isa, name.upper()), 0, 1))
+        add(name, f"{name} r4, r0, r1", rd(S(name.upper()), 0, 1))
 
     # SIMD add/subtract (GE) and select
     for name in ("sadd16", "ssub16", "sadd8", "ssub8", "uadd8", "usub8"):
-        add(name, f"{name} r4, r0, r1", rd_ge(getattr(isa, name.upper()), 0, 1))
-    add("sel_ge_from_msr", "sel r4, r0, r1", sel_from_apsr)
-    add("sel_after_sadd16", "sadd16 r6, r2, r3; sel r4, r0, r1", sel_after(isa.SADD16))
-    add("sel_after_usub8", "usub8 r6, r2, r3; sel r4, r0, r1", sel_after(isa.USUB8))
+        add(name, f"{name} r4, r0, r1", rd_ge(S(name.upper()), 0, 1))
+    add("sel_ge_from_msr", "sel r4, r0, r1", sel_from_apsr(S("SEL")))
+    add("sel_after_sadd16", "sadd16 r6, r2, r3; sel r4, r0, r1", sel_after(S("SADD16"), S("SEL")))
+    add("sel_after_usub8", "usub8 r6, r2, r3; sel r4, r0, r1", sel_after(S("USUB8"), S("SEL")))
 
     # plain data processing the kernels also execute (no flags: the non-S wide forms)
     for name in ("add", "sub", "and", "orr", "eor", "bic"):
-        add(name, f"{name}.w r4, r0, r1", rd(getattr(isa, name.upper()), 0, 1))
-    add("rsb", rsb_t1(4, 0, 1), rd(isa.RSB, 0, 1))
-    add("mvn", "mvn.w r4, r1", rd(isa.MVN, 1))
-    add("mov", "mov.w r4, r1", rd(isa.MOV, 1))
-    add("adc", "adc.w r4, r0, r1", rd_with_carry(ops._adc))
-    add("sbc", "sbc.w r4, r0, r1", rd_with_carry(ops._sbc))
+        add(name, f"{name}.w r4, r0, r1", rd(S(name.upper()), 0, 1))
+    add("rsb", rsb_t1(4, 0, 1), rd(S("RSB"), 0, 1))
+    add("mvn", "mvn.w r4, r1", rd(S("MVN"), 1))
+    add("mov", "mov.w r4, r1", rd(S("MOV"), 1))
+    add("adc", "adc.w r4, r0, r1", rd_with_carry(S("ADC")))
+    add("sbc", "sbc.w r4, r0, r1", rd_with_carry(S("SBC")))
     for lsb, width in ((0, 1), (3, 5), (8, 8), (0, 32), (31, 1), (16, 16)):
         add(f"ubfx_{lsb}_{width}", f"ubfx r4, r0, #{lsb}, #{width}",
-            rd(imm(ops._ubfx, lsb, width), 0))
+            rd(imm(S("UBFX"), lsb, width), 0))
         add(f"sbfx_{lsb}_{width}", f"sbfx r4, r0, #{lsb}, #{width}",
-            rd(imm(ops._sbfx, lsb, width), 0))
+            rd(imm(S("SBFX"), lsb, width), 0))
         add(f"bfi_{lsb}_{width}", f"bfi r4, r0, #{lsb}, #{width}",
-            rd(imm(ops._bfi, lsb, width), 4, 0))
+            rd(imm(S("BFI"), lsb, width), 4, 0))
 
     # count leading zeros, divide (r1 = 0 and INT_MIN / -1 are among the edge pairs)
-    add("clz", "clz r4, r0", rd(isa.CLZ, 0))
-    add("sdiv", sdiv_t1(4, 0, 1), rd(isa.SDIV, 0, 1))
-    add("udiv", udiv_t1(4, 0, 1), rd(isa.UDIV, 0, 1))
+    add("clz", "clz r4, r0", rd(S("CLZ"), 0))
+    add("sdiv", sdiv_t1(4, 0, 1), rd(S("SDIV"), 0, 1))
+    add("udiv", udiv_t1(4, 0, 1), rd(S("UDIV"), 0, 1))
     return c
 
 
-CASES = _cases()
+def isa_sem(name):
+    """The pure semantics of instruction `name`: armsim.isa, or the few that ops.py keeps."""
+    return getattr(isa, name, None) or getattr(ops, "_" + name.lower())
+
+
+CASES = _cases(isa_sem)
+
+# What the counted ops must do with the flags (checked against unicorn through them).
+Q_SETTERS = {"SMLAD", "SMLADX", "SMLSD", "SMUAD", "SMLABB", "SMLABT", "SMLATB", "SMLATT",
+             "SSAT", "SSAT_ASR", "USAT", "USAT_ASR", "SSAT16", "USAT16", "QADD", "QSUB",
+             "QDADD", "QDSUB"}
+GE_SETTERS = {"SADD16", "SSUB16", "SADD8", "SSUB8", "UADD8", "USUB8"}
+
+
+def op_sem(fast):
+    """S(NAME) through the counted op on a machine, in the isa function's shape: the op
+    must count exactly one instruction of its mnemonic, report Q and GE in m.st where the
+    instruction sets them, and leave them alone where it does not.  `fast` selects the
+    compiled op (the counted run), else its Python body (the traced run)."""
+    m = build(Memory())
+
+    def S(name):
+        op = ops.OPS["and_" if name == "AND" else name.lower()]
+        call = op.fast if fast else op.body
+        index = MNEMONIC_INDEX[op.mnemonic]
+
+        def sem(*args):
+            if name == "SEL":
+                *args, ge = args
+                m.st[GE_FLAGS] = ge
+            m.st[Q_FLAG] = 0
+            ge_before = m.st[GE_FLAGS]
+            count = m.st[index]
+            out = call(m, *args)
+            assert m.st[index] == count + 1, f"{op.name} must count one {op.mnemonic}"
+            if name in Q_SETTERS:
+                return out, bool(m.st[Q_FLAG])
+            assert m.st[Q_FLAG] == 0, f"{op.name} set Q"
+            if name in GE_SETTERS:
+                return out, int(m.st[GE_FLAGS])
+            assert m.st[GE_FLAGS] == ge_before, f"{op.name} changed GE"
+            return out
+        return sem
+    return S
+
+
+OP_CASES = _cases(op_sem(fast=False))
+FAST_OP_CASES = [c for c in _cases(op_sem(fast=True)) if c[0] in (
+    "smlad", "smlal", "sxtab16_ror8", "pkhtb_asr16", "ssat8_lsl0", "qdadd", "sadd16",
+    "sel_after_usub8", "sdiv")]
 
 
 @pytest.fixture(scope="module")
@@ -299,6 +351,18 @@ def test_matches_unicorn(cpu, edges, name, code, model):
     inputs = random_inputs(seed)
     assert len(inputs) >= 1000
     _check(cpu, code, model, inputs, f"{name} random operands (seed {seed})")
+
+
+@pytest.mark.parametrize("name,code,model", OP_CASES, ids=[c[0] for c in OP_CASES])
+def test_traced_ops_match_unicorn(cpu, edges, name, code, model):
+    """The counted ops (Python bodies of the traced run) wire operands and flags right."""
+    _check(cpu, code, model, edges, f"ops.{name} (traced) edge operands")
+
+
+@pytest.mark.parametrize("name,code,model", FAST_OP_CASES, ids=[c[0] for c in FAST_OP_CASES])
+def test_compiled_ops_match_unicorn(cpu, edges, name, code, model):
+    """A sample of the compiled ops (the counted run): one per kind of flag handling."""
+    _check(cpu, code, model, edges, f"ops.{name} (compiled) edge operands")
 
 
 def test_every_listed_instruction_is_covered():
