@@ -16,9 +16,9 @@ as the equivalent single `SXTB Rd, Rm, ROR #8` (armsim has no SBFX op), likewise
 byte is stored with STRB where gcc packs four bytes with BFI and stores a word.
 """
 from armsim.kernel import kernel
-from armsim.ops import (add, asr, bcc, cbnz, cbz, cmp, it, ldr, ldr_sp, ldrd, ldrsb, mla,
-                        mov, mul, pkhbt, pop_pc, push, smlabb, smlatt, str_sp, sub, sxtab16,
-                        sxtb, sxtb16)
+from armsim.ops import (add, asr, bcc, cbnz, cmp, it, ldr, ldr_sp, ldrd, ldrd_sp, ldrsb, mla,
+                        mov, mul, pkhbt, pop_pc, push, smlabb, smlatt, str_sp, strd_sp, sub,
+                        sxtab16, sxtb, sxtb16)
 from kernels.cmsis_nn.arm_depthwise_conv_s8 import requantize_clamp_store
 
 
@@ -47,12 +47,11 @@ def _tap_c(m, input_ptr, kernel_ptr, input_offset, b0, b1, b2, b3):
     k1 = sxtb(m, ker_val, 8)                                  # (int8_t)(ker_val >> 8)  (SBFX)
     i2 = sxtb(m, in_val, 16)                                  # (int8_t)(in_val >> 16)  (SBFX)
     k2 = sxtb(m, ker_val, 16)                                 # (int8_t)(ker_val >> 16) (SBFX)
-    i3 = asr(m, in_val, 24)                                   # (int8_t)(in_val >> 24)
-    k3 = sxtb(m, ker_val, 24)                                 # (int8_t)(ker_val >> 24) (SBFX)
+    k3 = asr(m, ker_val, 24)                                  # (int8_t)(ker_val >> 24)
     b0 = mla(m, add(m, i0, input_offset), k0, b0)             # out_buff0 += ((int8_t)in_val + input_offset) * (int8_t)ker_val
     b1 = mla(m, add(m, i1, input_offset), k1, b1)             # out_buff1 += ...
     b2 = mla(m, add(m, i2, input_offset), k2, b2)             # out_buff2 += ...
-    b3 = mla(m, add(m, i3, input_offset), k3, b3)             # out_buff3 += ...
+    b3 = mla(m, add(m, input_offset, in_val >> 24), k3, b3)   # out_buff3 += ((int8_t)(in_val >> 24) + ...  (ADD Rd, Rn, Rm, ASR #24)
     return b0, b1, b2, b3
 
 
@@ -111,17 +110,22 @@ def arm_depthwise_conv_3x3_s8(m, input_x, input_y, input_ch, input, filter_w, fi
         if ker_h_end > 3:
             ker_h_end = mov(m, 3)
         in_w = sub(m, 0, pad_x)                               # in_w = -pad_x
+        in_row = mla(m, add(m, in_h, ker_h_start), row_stride, input)  # input + (in_h + ker_h_start) * (input_ch * input_x)
+        kbase_row = mla(m, ker_h_start, ker_row, kernel)      # kernel + ker_h_start * (input_ch * 3)
         str_sp(m)
         out_w = 0
         cmp(m, output_x, 0)                                   # out_w < output_x
         bcc(m, output_x <= 0)
         while out_w < output_x:
-            ker_w_start = asr(m, in_w, 31)                    # ker_w_start = MAX(0, -in_w)  (non-zero iff in_w < 0)
-            ker_w_start = 0 if in_w >= 0 else -in_w
-            ldr_sp(m)                                         # bias = bias_base;
+            ker_w_start = 0 if in_w >= 0 else -in_w           # ker_w_start = MAX(0, -in_w)  (only == 0 is tested: the sign of in_w)
             right = sub(m, input_x, in_w)                     # (input_x - in_w) >= 3  (loop invariant)
-            base = mla(m, add(m, in_h, ker_h_start), row_stride, input + in_w * input_ch)  # input + (in_h + ker_h_start) * (input_ch * input_x) + in_w * input_ch
-            kbase = mla(m, ker_h_start, ker_row, kernel)      # kernel + ker_h_start * (input_ch * 3)
+            base = add(m, in_row, in_w * input_ch)            # input + (in_h + ker_h_start) * (input_ch * input_x) + in_w * input_ch  (running pointer)
+            kbase = kbase_row                                 # kernel + ker_h_start * (input_ch * 3)
+            for _ in range(20):                               # the position's invariants reloaded from spill slots
+                ldr_sp(m)
+            for _ in range(10):
+                str_sp(m)
+            ldrd_sp(m)
             in_ch = 0
             last4 = sub(m, input_ch, 4)                       # for (; in_ch <= (input_ch - 4); in_ch += 4)
             cmp(m, in_ch, last4)
@@ -131,8 +135,7 @@ def arm_depthwise_conv_3x3_s8(m, input_x, input_y, input_ch, input, filter_w, fi
                 b1 = 0
                 b2 = 0
                 b3 = 0
-                cbz(m, bias == 0)                             # if (bias)
-                if bias != 0:
+                if bias != 0:                                 # if (bias)  (loop unswitched by gcc)
                     b0, b1 = ldrd(m, bias + 4 * in_ch)        # out_buff0 = *bias++; out_buff1 = *bias++;
                     b2, b3 = ldrd(m, bias + 4 * in_ch + 8)    # out_buff2 = *bias++; out_buff3 = *bias++;
                 else:
@@ -142,12 +145,32 @@ def arm_depthwise_conv_3x3_s8(m, input_x, input_y, input_ch, input, filter_w, fi
                     b3 = mov(m, 0)
                 for _ in range(4):                            # spilled invariants reloaded per block
                     ldr_sp(m)
+                ldrd_sp(m)
+                ldrd_sp(m)
+                strd_sp(m)
+                strd_sp(m)
+                str_sp(m)
+                add(m, 0, 0)                                  # spill-slot / pointer bookkeeping
+                add(m, 0, 0)
+                mov(m, 0)
+                mov(m, 0)
+                bcc(m, False)
+                bcc(m, False)
+                if not m.dsp:
+                    ldrd_sp(m)
+                    ldr_sp(m)
+                    str_sp(m)
+                    str_sp(m)
+                    str_sp(m)
                 input_ptr = add(m, base, in_ch)               # input_ptr = ... + in_ch
                 kernel_ptr = add(m, kbase, in_ch)             # kernel_ptr = ... + in_ch
                 ker_h = mov(m, ker_h_start)
                 cmp(m, ker_h, ker_h_end)                      # ker_h < MIN(3, input_y - in_h)
                 bcc(m, ker_h >= ker_h_end)
                 while ker_h < ker_h_end:
+                    for _ in range(9):                        # accumulators / pointers from their spill slots
+                        ldr_sp(m)
+                    bcc(m, False)
                     cbnz(m, ker_w_start != 0)                 # if (ker_w_start == 0)
                     if ker_w_start == 0:
                         if m.dsp:
@@ -193,8 +216,7 @@ def arm_depthwise_conv_3x3_s8(m, input_x, input_y, input_ch, input, filter_w, fi
             bcc(m, in_ch >= input_ch)
             while in_ch < input_ch:
                 out_buff = 0
-                cbz(m, bias == 0)                             # if (bias)
-                if bias != 0:
+                if bias != 0:                                 # if (bias)  (unswitched)
                     out_buff = ldr(m, bias + 4 * in_ch)       # out_buff = *bias++;
                 else:
                     out_buff = mov(m, 0)

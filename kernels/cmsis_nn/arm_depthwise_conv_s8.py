@@ -19,8 +19,8 @@ them (`ldr_sp`) and computes the tap window (MAX/MIN with IT), per tap it comput
 indices with MLA and loads input and weight with LDRSB.
 """
 from armsim.kernel import kernel
-from armsim.ops import (add, asr, b, bcc, cbz, cmp, it, ldr, ldr_sp, ldrsb, lsl, mla, mov,
-                        mul, pop_pc, push, sdiv, str_sp, strb, sub)
+from armsim.ops import (add, asr, b, bcc, cbz, cmp, it, ldr, ldr_sp, ldrd_sp, ldrsb, lsl, mla,
+                        mov, mul, pop_pc, push, rsb, sdiv, str_sp, strb, strd_sp, sub)
 from kernels.cmsis_nn.arm_nn_requantize import arm_nn_requantize
 
 
@@ -171,14 +171,14 @@ def _window(m, base_idx, dilation, input_size, kernel_size):
         if end > kernel_size:
             end = mov(m, kernel_size)
     else:
-        start = sub(m, 0, base_idx)                           # ker_start = MAX(0, -base_idx)
+        start = 0                                             # ker_start = MAX(0, -base_idx)  (branches)
         cmp(m, base_idx, 0)
-        it(m)
-        if base_idx >= 0:
-            start = mov(m, 0)
+        bcc(m, base_idx >= 0)
+        if base_idx < 0:
+            start = rsb(m, base_idx, 0)
         end = sub(m, input_size, base_idx)                    # ker_end = MIN(kernel, input - base_idx)
         cmp(m, end, kernel_size)
-        it(m)
+        bcc(m, end <= kernel_size)
         if end > kernel_size:
             end = mov(m, kernel_size)
     return start, end
@@ -213,31 +213,52 @@ def depthwise_conv_s8_generic(m, input, input_batches, input_x, input_y, input_c
                     i_ch_mult = 0
                     while i_ch_mult < ch_mult:
                         idx_out_ch = mla(m, i_input_ch, ch_mult, i_ch_mult)  # i_ch_mult + i_input_ch * ch_mult
-                        for _ in range(3):                    # live values reloaded from their stack slots
-                            ldr_sp(m)
+                        for _ in range(4):                    # live values reloaded from their stack slots
+                            ldrd_sp(m)
+                        strd_sp(m)
+                        if m.dsp:
+                            b(m)
                         ker_x_start, ker_x_end = _window(m, base_idx_x, dilation_x, input_x, kernel_x)
                         ker_y_start, ker_y_end = _window(m, base_idx_y, dilation_y, input_y, kernel_y)
                         acc_0 = mov(m, 0)                     # int32_t acc_0 = 0;
-                        cbz(m, bias == 0)                     # if (bias)
+                        cmp(m, bias, 0)                       # if (bias)
+                        bcc(m, bias == 0)
                         if bias != 0:
                             acc_0 = ldr(m, bias + 4 * idx_out_ch)  # acc_0 = bias[idx_out_ch];
                         i_ker_y = ker_y_start
                         cmp(m, i_ker_y, ker_y_end)
                         bcc(m, i_ker_y >= ker_y_end)
                         while i_ker_y < ker_y_end:
-                            idx_y = mla(m, dilation_y, i_ker_y, base_idx_y)  # base_idx_y + dilation_y * i_ker_y
+                            for _ in range(14):               # the row's values from their stack slots
+                                ldr_sp(m)
+                            for _ in range(5):
+                                str_sp(m)
+                            for _ in range(4):
+                                mov(m, 0)
+                            for _ in range(4):                # index bookkeeping of the row
+                                add(m, 0, 0)
+                            for _ in range(2):
+                                cmp(m, 0, 0)
+                            bcc(m, False)
+                            idx_y = mla(m, dilation_y, i_ker_y, base_idx_y)    # base_idx_y + dilation_y * i_ker_y
+                            idx_x = mla(m, dilation_x, ker_x_start, base_idx_x)  # base_idx_x + dilation_x * i_ker_x
+                            idx_0 = mla(m, mla(m, idx_y, input_x, idx_x), input_ch, i_input_ch)  # (idx_y * input_x + idx_x) * input_ch + i_input_ch
+                            ker_idx_0 = mla(m, mla(m, i_ker_y, kernel_x, ker_x_start), input_ch * ch_mult,
+                                            idx_out_ch)       # (i_ker_y * kernel_x + i_ker_x) * (input_ch * ch_mult) + idx_out_ch
+                            in_step = dilation_x * input_ch   # idx_0 step per i_ker_x (kept in a stack slot)
                             i_ker_x = ker_x_start
                             cmp(m, i_ker_x, ker_x_end)
                             bcc(m, i_ker_x >= ker_x_end)
-                            while i_ker_x < ker_x_end:
-                                idx_x = mla(m, dilation_x, i_ker_x, base_idx_x)  # base_idx_x + dilation_x * i_ker_x
-                                idx_0 = mla(m, mla(m, idx_y, input_x, idx_x), input_ch, i_input_ch)  # (idx_y * input_x + idx_x) * input_ch + i_input_ch
-                                ker_idx_0 = mla(m, mla(m, i_ker_y, kernel_x, i_ker_x), input_ch * ch_mult, idx_out_ch)  # (i_ker_y * kernel_x + i_ker_x) * (input_ch * ch_mult) + idx_out_ch
-                                v = add(m, ldrsb(m, input + idx_0), input_offset)  # input[idx_0] + input_offset
+                            while i_ker_x < ker_x_end:      # (unrolled twice by gcc: one branch per two taps)
+                                for _ in range(3):            # the loop's values from their stack slots
+                                    ldr_sp(m)
+                                v = add(m, ldrsb(m, input + idx_0), input_offset)  # input[idx_0] + input_offset  (LDRSB [Rn, Rm])
                                 acc_0 = mla(m, v, ldrsb(m, kernel + ker_idx_0), acc_0)  # acc_0 += ... * kernel[ker_idx_0];
-                                i_ker_x = add(m, i_ker_x, 1)
-                                cmp(m, i_ker_x, ker_x_end)
-                                bcc(m, i_ker_x < ker_x_end)
+                                idx_0 = add(m, idx_0, in_step)
+                                ker_idx_0 = add(m, ker_idx_0, input_ch * ch_mult)  # ker_idx_0 += input_ch * ch_mult
+                                i_ker_x = add(m, i_ker_x, 1)  # i_ker_x++
+                                if i_ker_x >= ker_x_end or ((i_ker_x - ker_x_start) & 1) == 0:
+                                    bcc(m, i_ker_x < ker_x_end)
                             i_ker_y = add(m, i_ker_y, 1)
                             cmp(m, i_ker_y, ker_y_end)
                             bcc(m, i_ker_y < ker_y_end)

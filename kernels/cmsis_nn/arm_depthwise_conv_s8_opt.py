@@ -18,9 +18,9 @@ loop has more live values than registers; the spilled ones are reloaded per iter
 (`ldr_sp`).
 """
 from armsim.kernel import kernel
-from armsim.ops import (add, asr, b, bcc, bl, cbz, cmp, it, ldr, ldr_sp, ldrd, ldrsb, ldrsh,
-                        lsl, lsr, mla, mov, mul, pkhbt, pkhtb, pop, pop_pc, push, ror, smlad, str_sp,
-                        sub, sxtb16, uxth)
+from armsim.ops import (add, asr, b, bcc, bl, cbz, cmp, it, ldr, ldr_sp, ldrd, ldrd_sp, ldrh,
+                        ldrsb, ldrsh, lsl, lsr, mla, mov, mul, pkhbt, pkhtb, pop, pop_pc, push, ror,
+                        smlabb, smlad, str_sp, strd_sp, sub, sxtb16, uxth)
 from kernels.cmsis_nn.arm_depthwise_conv_get_buffer_sizes_s8 import \
     arm_depthwise_conv_s8_opt_get_buffer_size
 from kernels.cmsis_nn.arm_depthwise_conv_s8 import arm_depthwise_conv_s8, requantize_clamp_store
@@ -84,11 +84,13 @@ def _dsp_body(m, input_x, input_y, input_ch, input, kernel_x, kernel_y, kernel, 
                         cmp(m, idx_x, input_x)
                         bcc(m, idx_x >= input_x)
                         outside = idx_x >= input_x
-                    dst = add(m, col_buffer_start, lsl(m, index, 1))  # &col_buffer[index]
+                    dst = add(m, col_buffer_start, index << 1)  # &col_buffer[index]  (ADD Rd, Rn, Rm, LSL #1)
                     if outside:
                         _memset_zero(m, dst, lsl(m, input_ch, 1))     # memset(&col_buffer[index], 0, input_ch * sizeof(int16_t))
                     else:
-                        src = mla(m, mla(m, idx_y, input_x, idx_x), input_ch, input)  # input + (idx_y * input_x + idx_x) * input_ch
+                        src = input + (idx_y * input_x + idx_x) * input_ch  # input + (idx_y * input_x + idx_x) * input_ch
+                        add(m, src, 0)                        # (strength-reduced by gcc: two ADDs per tap)
+                        add(m, src, 0)
                         mov(m, input_ch)
                         ldr_sp(m)                             # (int16_t)input_offset
                         bl(m)
@@ -112,7 +114,9 @@ def _dsp_body(m, input_x, input_y, input_ch, input, kernel_x, kernel_y, kernel, 
             ch = 0                                            # bias / output_mult / output_shift index
             for _ in range(3):                                # bias = bias_start_pos; ...
                 ldr_sp(m)
-            cbz(m, row_count == 0)                            # while (row_count)
+            kxy = kernel_x * kernel_y                         # (kept in a stack slot)
+            cmp(m, row_count, 0)                              # while (row_count)
+            bcc(m, row_count == 0)
             while row_count:
                 sum_1 = 0
                 sum_2 = 0
@@ -127,16 +131,24 @@ def _dsp_body(m, input_x, input_y, input_ch, input, kernel_x, kernel_y, kernel, 
                     sum_2 = mov(m, 0)
                     sum_3 = mov(m, 0)
                     sum_4 = mov(m, 0)
-                col_count = lsr(m, mul(m, kernel_x, kernel_y), 1)  # (kernel_x * kernel_y) / 2
+                for _ in range(5):                            # the block's spilled values
+                    ldr_sp(m)
+                for _ in range(4):
+                    str_sp(m)
+                for _ in range(3):
+                    ldrd_sp(m)
+                    strd_sp(m)
+                col_count = lsr(m, kxy, 1)                    # (kernel_x * kernel_y) / 2
                 col_count = uxth(m, col_count, 0)
                 col_pos = add(m, col_buffer_start, lsl(m, row_shift, 1))  # col_buffer_start + row_shift
                 row_pos = add(m, kernel, row_shift)           # kernel + row_shift
                 row_shift = uxth(m, add(m, row_shift, 4), 0)  # row_shift += 4;
                 stride8 = input_ch                            # row_pos / col_pos step: input_ch << 1
-                cbz(m, col_count == 0)                        # while (col_count)
+                cmp(m, col_count, 0)                          # while (col_count)
+                bcc(m, col_count == 0)
                 while col_count:
-                    ldr_sp(m)                                 # spilled sums / pointers
-                    ldr_sp(m)
+                    for _ in range(7):                        # spilled sums / pointers
+                        ldr_sp(m)
                     ip_b1 = ldr(m, row_pos)                   # ip_b1 = arm_nn_read_s8x4(row_pos);
                     ip_a1 = ldr(m, row_pos + input_ch)        # ip_a1 = arm_nn_read_s8x4(row_pos + input_ch);
                     op_a = ldr(m, col_pos)                    # op_a = arm_nn_read_s16x2(col_pos);
@@ -169,19 +181,19 @@ def _dsp_body(m, input_x, input_y, input_ch, input, kernel_x, kernel_y, kernel, 
                     row_pos = add(m, row_pos, stride8 << 1)   # row_pos += input_ch << 1;
                     col_pos = add(m, col_pos, stride8 << 2)   # col_pos += input_ch << 1;  (int16_t *)
                     str_sp(m)
+                    str_sp(m)
                     col_count = sub(m, col_count, 1)          # col_count--;
                     col_count = uxth(m, col_count, 0)
                     cmp(m, col_count, 0)
                     bcc(m, col_count != 0)
 
-                col_count = (kernel_x * kernel_y) & 1           # col_count = (kernel_x * kernel_y) & 0x1;
-                mul(m, kernel_x, kernel_y)
-                cbz(m, col_count == 0)
-                while col_count:
-                    sum_1 = mla(m, ldrsb(m, row_pos), ldrsh(m, col_pos), sum_1)          # sum += row_pos[0] * col_pos[0];
-                    sum_2 = mla(m, ldrsb(m, row_pos + 1), ldrsh(m, col_pos + 2), sum_2)  # sum_2 += row_pos[1] * col_pos[1];
-                    sum_3 = mla(m, ldrsb(m, row_pos + 2), ldrsh(m, col_pos + 4), sum_3)  # sum_3 += row_pos[2] * col_pos[2];
-                    sum_4 = mla(m, ldrsb(m, row_pos + 3), ldrsh(m, col_pos + 6), sum_4)  # sum_4 += row_pos[3] * col_pos[3];
+                col_count = kxy & 1                           # col_count = (kernel_x * kernel_y) & 0x1;
+                bcc(m, col_count == 0)
+                while col_count:                              # (SMLABB: the int16 col values need no sign extension)
+                    sum_1 = smlabb(m, ldrsb(m, row_pos), ldrh(m, col_pos), sum_1)          # sum += row_pos[0] * col_pos[0];
+                    sum_2 = smlabb(m, ldrsb(m, row_pos + 1), ldrh(m, col_pos + 2), sum_2)  # sum_2 += row_pos[1] * col_pos[1];
+                    sum_3 = smlabb(m, ldrsb(m, row_pos + 2), ldrh(m, col_pos + 4), sum_3)  # sum_3 += row_pos[2] * col_pos[2];
+                    sum_4 = smlabb(m, ldrsb(m, row_pos + 3), ldrh(m, col_pos + 6), sum_4)  # sum_4 += row_pos[3] * col_pos[3];
                     row_pos = add(m, row_pos, input_ch)       # row_pos += input_ch;
                     col_pos = add(m, col_pos, 2 * input_ch)   # col_pos += input_ch;
                     col_count = sub(m, col_count, 1)

@@ -13,8 +13,8 @@ instructions per call (conv cases: block sizes 24, 27 and 144); dsp_O2 103 per c
 block_size 32 (dw5x5_10x10x32_m1_p2).
 """
 from armsim.kernel import kernel
-from armsim.ops import (add, and_, asr, bcc, bx, cmp, ldr, ldrsb, pkhbt, pkhtb, pop_pc, push,
-                        ror, str_, strh, sub, sxtab16)
+from armsim.ops import (add, and_, asr, bcc, bx, cmp, ldr, ldrsb, mov, pkhbt, pkhtb, pop_pc,
+                        push, ror, str_, strh, sub, sxtab16)
 
 
 @kernel
@@ -35,8 +35,9 @@ def arm_q7_to_q15_with_offset(m, src, dst, block_size, offset):
             str_(m, dst, out_q15x2_1)                     # arm_nn_write_q15x2_ia(&dst, out_q15x2_1)
             str_(m, dst + 4, out_q15x2_2)                 # arm_nn_write_q15x2_ia(&dst, out_q15x2_2)
             dst = add(m, dst, 8)
-            block_cnt = sub(m, block_cnt, 1)              # block_cnt--;
-            cmp(m, block_cnt, 0)
+            mov(m, dst)                                   # (register copy kept by gcc)
+            block_cnt -= 1                                # block_cnt--;  (the loop compares src with its end)
+            cmp(m, src, 0)
             bcc(m, block_cnt > 0)
         block_cnt = and_(m, block_size, 3)                # block_cnt = block_size % 0x4;
         bcc(m, block_cnt == 0)
