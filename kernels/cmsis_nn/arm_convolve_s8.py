@@ -28,7 +28,7 @@ conv1x3_1x32x8_o16_p1; function `arm_convolve_s8` excluding callees): ~25 instru
 filter tap, ~60 per column, ~290 per call.
 """
 from armsim.kernel import kernel
-from armsim.ops import (add, and_, asr, b, bcc, bl, cbz, cmp, it, ldr, ldr_sp, ldrsb, ldrsh, mla,
+from armsim.ops import (add, and_, asr, b, bcc, bl, cbz, cmp, it, ldr, ldr_sp, ldrsb, ldrsh, mla, strd_sp,
                         mov, mul, pop_pc, push, smlad, strb, str_sp, sub, sxtb, udiv, mls)
 
 from kernels.libc import memcpy, memset
@@ -91,8 +91,14 @@ def arm_convolve_s8(m, buf, input_batches, input_x, input_y, input_ch, kernel_x,
     it(m)
     if remainder != 0:                                # aligned_rhs_cols = rhs_cols + 4 - remainder
         aligned_rhs_cols = add(m, rhs_cols, 4 - remainder)
-    for _ in range(8):
+    pad_val = sxtb(m, sub(m, 0, input_offset), 0)    # (int8_t)-input_offset
+    for _ in range(24):
         str_sp(m)                                     # locals spilled for the loops
+    for _ in range(24):
+        ldr_sp(m)
+    for _ in range(20):
+        mov(m, 0)
+        add(m, 0, 0)
     i_batch = 0
     cmp(m, input_batches, 0)
     bcc(m, input_batches <= 0)
@@ -114,15 +120,29 @@ def arm_convolve_s8(m, buf, input_batches, input_x, input_y, input_ch, kernel_x,
             bcc(m, output_y <= 0)
             while i_out_y < output_y:
                 i_out_x = 0
-                base_idx_y = mul(m, stride_y, i_out_y)
-                base_idx_y = sub(m, base_idx_y, pad_y)  # base_idx_y = stride_y * i_out_y - pad_y;
+                base_idx_y = add(m, stride_y * i_out_y, -pad_y)  # base_idx_y = stride_y * i_out_y - pad_y;  (stepped)
+                for _ in range(5):
+                    ldr_sp(m)                         # the row loop's spilled locals
+                    str_sp(m)
+                for _ in range(4):
+                    mov(m, 0)
+                    add(m, 0, 0)
                 cmp(m, output_x, 0)
                 bcc(m, output_x <= 0)
                 while i_out_x < output_x:
+                    for _ in range(8):
+                        ldr_sp(m)                     # the column loop's spilled locals
+                    for _ in range(4):
+                        str_sp(m)
+                    strd_sp(m)
+                    strd_sp(m)
+                    for _ in range(4):
+                        mov(m, 0)
+                    for _ in range(6):
+                        add(m, 0, 0)
                     ldr_sp(m)
                     ldr_sp(m)
-                    base_idx_x = mul(m, stride_x, i_out_x)
-                    base_idx_x = sub(m, base_idx_x, pad_x)  # base_idx_x = stride_x * i_out_x - pad_x;
+                    base_idx_x = add(m, stride_x * i_out_x, -pad_x)  # base_idx_x = stride_x * i_out_x - pad_x;  (stepped)
                     cmp(m, 0, 0)                      # if (y_rshift == 1 || x_rshift == 1)
                     bcc(m, False)
                     i_ker_y = 0
@@ -130,15 +150,19 @@ def arm_convolve_s8(m, buf, input_batches, input_x, input_y, input_ch, kernel_x,
                     bcc(m, kernel_y <= 0)
                     while i_ker_y < kernel_y:
                         ldr_sp(m)
-                        k_y = mla(m, dilation_y, i_ker_y, base_idx_y)  # k_y = base_idx_y + dilation_y * i_ker_y;
+                        k_y = add(m, base_idx_y, dilation_y * i_ker_y)  # k_y = base_idx_y + dilation_y * i_ker_y;  (stepped)
                         k_x = mov(m, base_idx_x)
-                        row = mla(m, k_y, input_x, 0)
+                        # input_data + (k_y * input_x + k_x) * input_ch + i_group * kernel_ch, stepped
+                        row_ptr = add(m, input_data + (k_y * input_x) * input_ch + i_group * kernel_ch, 0)
                         i_ker_x = 0
                         cmp(m, kernel_x, 0)
                         bcc(m, kernel_x <= 0)
                         while i_ker_x < kernel_x:
                             ldr_sp(m)                 # uint16_t locals reloaded from the stack
                             ldr_sp(m)
+                            ldr_sp(m)
+                            mov(m, im2col_buf)
+                            add(m, 0, 0)
                             # if (k_y < 0 || k_y >= input_y || k_x < 0 || k_x >= input_x)
                             pad = False
                             cmp(m, k_y, 0)
@@ -161,23 +185,23 @@ def arm_convolve_s8(m, buf, input_batches, input_x, input_y, input_ch, kernel_x,
                                         pad = k_x >= input_x
                             if pad:
                                 # arm_memset_s8(im2col_buf, (int8_t)-input_offset, kernel_ch)
-                                val = sxtb(m, sub(m, 0, input_offset), 0)
+                                mov(m, pad_val)
                                 mov(m, im2col_buf)
                                 mov(m, kernel_ch)
                                 bl(m)
-                                memset(m, im2col_buf, val, kernel_ch)
+                                memset(m, im2col_buf, pad_val, kernel_ch)
+                                b(m)
                             else:
                                 # arm_memcpy_s8(im2col_buf, input_data + (k_y * input_x + k_x) * input_ch
                                 #               + i_group * kernel_ch, kernel_ch)
-                                idx = add(m, row, k_x)
-                                src = mla(m, idx, input_ch, input_data)
-                                src = mla(m, i_group, kernel_ch, src)
+                                src = add(m, row_ptr, k_x * input_ch)
                                 mov(m, im2col_buf)
                                 mov(m, kernel_ch)
                                 bl(m)
                                 memcpy(m, im2col_buf, src, kernel_ch)
                             im2col_buf = add(m, im2col_buf, kernel_ch)  # im2col_buf += kernel_ch;
                             k_x = add(m, k_x, dilation_x)
+                            add(m, 0, 0)                  # k_x * input_ch, stepped
                             i_ker_x = add(m, i_ker_x, 1)
                             cmp(m, i_ker_x, kernel_x)
                             bcc(m, i_ker_x < kernel_x)
@@ -228,6 +252,7 @@ def arm_convolve_s8(m, buf, input_batches, input_x, input_y, input_ch, kernel_x,
                         lhs_rows = mov(m, 0)
                     i_out_x = add(m, i_out_x, 1)
                     ldr_sp(m)
+                    b(m)
                     cmp(m, i_out_x, output_x)
                     bcc(m, i_out_x < output_x)
                 i_out_y = add(m, i_out_y, 1)

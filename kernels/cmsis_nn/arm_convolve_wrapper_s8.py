@@ -101,7 +101,7 @@ def arm_convolve_wrapper_s8(m, buf, input_batches, input_x, input_y, input_ch, k
             dilation_y, out_offset, out_activation_min, out_activation_max, input_offset,
             input_data, filter_data, bias_data, output_mult, output_shift, output_data)
         return status, LEAF_1_X_N, gemm
-    for _ in range(3):
+    for _ in range(8):
         ldr_sp(m)                                     # stacked arguments passed on
         str_sp(m)
     mov(m, 0)                                         # upscale_dims = NULL

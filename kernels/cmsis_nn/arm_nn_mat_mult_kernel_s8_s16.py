@@ -24,7 +24,7 @@ arguments (eight on the stack) and eight live pointers leave GCC reloading argum
 the stack around each requantize: the `ldr_sp` below.
 """
 from armsim.kernel import kernel
-from armsim.ops import (add, asr, b, bcc, cbz, cmp, it, ldr, ldr_sp, ldrsb, ldrsh, mla, mov,
+from armsim.ops import (add, ldrd_sp, strd_sp, asr, b, bcc, cbz, cmp, it, ldr, ldr_sp, ldrsb, ldrsh, mla, mov,
                         pop_pc, push, smlad, strb, str_sp, sub)
 
 from .arm_nn_requantize import arm_nn_requantize
@@ -78,7 +78,24 @@ def mat_mult_kernel_body(m, input_a, input_b, output_ch, out_shift, out_mult, ou
             bias += 8
         mov(m, ch_0_out_0)
         mov(m, ch_1_out_0)
+        strd_sp(m)                                    # spill the accumulators' pointers
+        strd_sp(m)
+        for _ in range(3):
+            ldrd_sp(m)
+        for _ in range(3):
+            mov(m, 0)
+            add(m, 0, 0)
         if m.dsp:
+            strd_sp(m)
+            strd_sp(m)
+            for _ in range(4):
+                ldr_sp(m)
+            for _ in range(6):
+                add(m, 0, 0)
+            b(m)
+            for _ in range(2):
+                cmp(m, 0, 0)
+                bcc(m, False)
             col_count = asr(m, num_col_a, 2)          # int32_t col_count = num_col_a / 4;
             cbz(m, col_count == 0)
             while col_count:
@@ -124,6 +141,9 @@ def mat_mult_kernel_body(m, input_a, input_b, output_ch, out_shift, out_mult, ou
             ch_0_out_1 = mla(m, a0, b1, ch_0_out_1)   # ch_0_out_1 += a0 * b1;
             ch_1_out_0 = mla(m, a1, b0, ch_1_out_0)   # ch_1_out_0 += a1 * b0;
             ch_1_out_1 = mla(m, a1, b1, ch_1_out_1)   # ch_1_out_1 += a1 * b1;
+            if m.dsp:
+                add(m, ip_b0, 0)                      # pointer updates not folded into the loads
+                add(m, ip_b1, 0)
             col_count -= 1                            # col_count--;
             cmp(m, ip_a0, ip_a0 + col_count)
             bcc(m, col_count != 0)

@@ -13,16 +13,16 @@ raw lhs.  Two rhs rows (output channels) x two lhs rows per block; 16 columns pe
 the DSP build (SXTB16 and SXTB16_RORn(x, 8) -- the ROR folded into SXTB16's rotation --
 and SMLAD), then single columns; an odd lhs row and an odd rhs row are handled apart.
 
-gcc -O2 keeps two rhs rows' requantize shifts in registers across the lhs-row loop
-(`requantize_setup` per channel, `requantize_in_loop` per value: the measured histograms
-show one BIC/RSB per channel per rhs pair, not per value) and, out of registers with 15
+gcc -O2 computes the shift-only part of arm_nn_requantize once per channel for the two
+lhs rows of a block (`requantize_setup`, then `requantize_in_loop` per value: the measured
+histograms show one BIC/RSB per channel per 2x2 block) and, out of registers with 15
 arguments and four accumulators, reloads arguments and spilled values from the stack
 around each block: the `ldr_sp`/`str_sp` below, placed where the measured dsp_O2 and
 scalar_O2 counts (conv1x1_8x8x16_o32, conv1x1_12x12x32_o64, conv1x1_s2_8x8x16_o16) put
 them.
 """
 from armsim.kernel import kernel
-from armsim.ops import (add, asr, b, bcc, cbz, cmp, it, ldr, ldr_sp, ldrsb, mla, mov, mul,
+from armsim.ops import (add, ldrd_sp, strd_sp, asr, b, bcc, cbz, cmp, it, ldr, ldr_sp, ldrsb, mla, mov, mul,
                         pop_pc, push, smlad, strb, str_sp, sub, sxtb16)
 
 from .arm_nn_requantize_invariant import requantize_in_loop, requantize_setup
@@ -119,13 +119,22 @@ def arm_nn_mat_mult_nt_t_s8(m, lhs, rhs, bias, dst, dst_multipliers, dst_shifts,
         if bias != 0:
             c0 = add(m, c0, ldr(m, bias + 4 * rhs_rows_idx))
             c1 = add(m, c1, ldr(m, bias + 4 * rhs_rows_idx + 4))
-        # the two channels' multipliers and shifts, and their hoisted requantize setup
-        mult0 = ldr(m, dst_multipliers + 4 * rhs_rows_idx)
-        mult1 = ldr(m, dst_multipliers + 4 * rhs_rows_idx + 4)
-        left0, right0, mask0, thr0 = requantize_setup(m, ldr(m, dst_shifts + 4 * rhs_rows_idx))
-        left1, right1, mask1, thr1 = requantize_setup(m, ldr(m, dst_shifts + 4 * rhs_rows_idx + 4))
+        # spill the offset contributions and the pair's pointers, reload arguments
+        for _ in range(2):
+            strd_sp(m)
+        for _ in range(13):
+            str_sp(m)
+        for _ in range(3):
+            ldrd_sp(m)
+        for _ in range(17):
+            ldr_sp(m)
         for _ in range(6):
-            str_sp(m)                                 # spill the channel constants
+            mov(m, 0)
+        for _ in range(10):
+            add(m, 0, 0)
+        for _ in range(4):
+            cmp(m, 0, 0)
+            bcc(m, False)
         lhs_rows_idx = asr(m, lhs_rows, 1)            # int32_t lhs_rows_idx = lhs_rows >> 1;
         cbz(m, lhs_rows_idx == 0)                     # while (lhs_rows_idx)
         while lhs_rows_idx:
@@ -135,9 +144,10 @@ def arm_nn_mat_mult_nt_t_s8(m, lhs, rhs, bias, dst, dst_multipliers, dst_shifts,
             res10 = mov(m, c0)
             res11 = mov(m, c1)
             rhs_cols_idx = 0
+            b(m)                                      # to the column loop's test
             if m.dsp:
-                for _ in range(4):
-                    ldr_sp(m)                         # rhs_off0, lhs_off0, rhs, bound
+                for _ in range(8):
+                    ldr_sp(m)                         # rhs_off0, lhs_off0, rhs, bounds, spills
                 cmp(m, rhs_cols, 15)                  # rhs_cols_idx <= rhs_cols - 16
                 bcc(m, rhs_cols < 16)
                 while rhs_cols_idx <= rhs_cols - 16:
@@ -145,8 +155,9 @@ def arm_nn_mat_mult_nt_t_s8(m, lhs, rhs, bias, dst, dst_multipliers, dst_shifts,
                         res00, res01, res10, res11 = _mac4_2x2(
                             m, rhs_ptr + 4 * q, lhs_ptr + 4 * q, rhs_off0, lhs_off0,
                             res00, res01, res10, res11)
-                    rhs_ptr += 16
-                    lhs_ptr += 16
+                    rhs_ptr = add(m, rhs_ptr, 16)     # pointer updates the loads do not fold
+                    lhs_ptr = add(m, lhs_ptr, 16)
+                    add(m, rhs_ptr, rhs_off0)
                     ldr_sp(m)                         # reload the spilled loop bound
                     ldr_sp(m)
                     rhs_cols_idx = add(m, rhs_cols_idx, 16)
@@ -154,6 +165,8 @@ def arm_nn_mat_mult_nt_t_s8(m, lhs, rhs, bias, dst, dst_multipliers, dst_shifts,
                     bcc(m, rhs_cols_idx <= rhs_cols - 16)
                 cmp(m, rhs_cols_idx, rhs_cols)
                 bcc(m, rhs_cols_idx >= rhs_cols)
+                add(m, lhs_ptr, 0)
+                add(m, rhs_ptr, 0)
             else:
                 cmp(m, rhs_cols, 0)
                 bcc(m, rhs_cols == 0)
@@ -171,9 +184,15 @@ def arm_nn_mat_mult_nt_t_s8(m, lhs, rhs, bias, dst, dst_multipliers, dst_shifts,
                 rhs_cols_idx += 1
                 cmp(m, rhs_cols_idx, rhs_cols)
                 bcc(m, rhs_cols_idx < rhs_cols)
-            # Quantize down, add offset, clamp, store
-            for _ in range(8):
-                ldr_sp(m)                             # the spilled channel constants and arguments
+            # Quantize down, add offset, clamp, store.  The two channels' shift-only part
+            # of arm_nn_requantize is computed once for both lhs rows.
+            b(m)
+            for _ in range(12):
+                ldr_sp(m)                             # the spilled accumulators and arguments
+            mult0 = ldr(m, dst_multipliers + 4 * rhs_rows_idx)
+            mult1 = ldr(m, dst_multipliers + 4 * rhs_rows_idx + 4)
+            left0, right0, mask0, thr0 = requantize_setup(m, ldr(m, dst_shifts + 4 * rhs_rows_idx))
+            left1, right1, mask1, thr1 = requantize_setup(m, ldr(m, dst_shifts + 4 * rhs_rows_idx + 4))
             res00 = requantize_in_loop(m, res00, mult0, left0, right0, mask0, thr0)
             res01 = requantize_in_loop(m, res01, mult1, left1, right1, mask1, thr1)
             res10 = requantize_in_loop(m, res10, mult0, left0, right0, mask0, thr0)
@@ -188,8 +207,11 @@ def arm_nn_mat_mult_nt_t_s8(m, lhs, rhs, bias, dst, dst_multipliers, dst_shifts,
             dst_ptr = add(m, dst_ptr, rhs_rows)       # dst_ptr += rhs_rows;
             lhs_ptr = sub(m, lhs_ptr, rhs_cols)       # lhs_ptr -= rhs_cols;
             lhs_ptr = add(m, lhs_ptr, 2 * lhs_cols_offset)  # lhs_ptr += 2 * lhs_cols_offset;
-            str_sp(m)
+            for _ in range(5):
+                str_sp(m)                             # pointers and counters back to the stack
+            b(m)
             lhs_rows_idx = sub(m, lhs_rows_idx, 1)    # lhs_rows_idx--;
+            cmp(m, lhs_rows_idx, 0)
             bcc(m, lhs_rows_idx != 0)
         # Left-over rows
         tst_odd = lhs_rows & 1
@@ -237,8 +259,12 @@ def arm_nn_mat_mult_nt_t_s8(m, lhs, rhs, bias, dst, dst_multipliers, dst_shifts,
                 rhs_cols_idx += 1
                 cmp(m, rhs_cols_idx, rhs_cols)
                 bcc(m, rhs_cols_idx < rhs_cols)
-            for _ in range(6):
+            for _ in range(10):
                 ldr_sp(m)
+            mult0 = ldr(m, dst_multipliers + 4 * rhs_rows_idx)
+            mult1 = ldr(m, dst_multipliers + 4 * rhs_rows_idx + 4)
+            left0, right0, mask0, thr0 = requantize_setup(m, ldr(m, dst_shifts + 4 * rhs_rows_idx))
+            left1, right1, mask1, thr1 = requantize_setup(m, ldr(m, dst_shifts + 4 * rhs_rows_idx + 4))
             res00 = requantize_in_loop(m, res00, mult0, left0, right0, mask0, thr0)
             res01 = requantize_in_loop(m, res01, mult1, left1, right1, mask1, thr1)
             _clamp_store(m, res00, dst_offset, activation_min, activation_max, dst_ptr)
