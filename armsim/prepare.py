@@ -523,7 +523,7 @@ def _mean(model, op):
             "num_elements_in_axis": int(np.prod([inp.shape[a] for a in axes],
                                                  dtype=np.int64)),
             "input_zp": _zp(inp), "output_zp": _zp(out), "multiplier": mult, "shift": shift,
-            "output_size": out.size}
+            "output_size": out.size, "scratch_bytes": 4 * out.size}
     return Step(op.index, op.op, "mean", True, case, {"input": inp.index}, out.index,
                 out.shape)
 

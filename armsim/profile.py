@@ -145,6 +145,8 @@ def _reference_only(step, values, path, toolchain, tracer=None):
         addr["input"] = mem.place("sram", values[step.inputs["input"]])
     out_count = int(np.prod(step.output_shape, dtype=np.int64))
     addr["output"] = mem.place("sram", max(out_count, 1))
+    scratch = int(step.case.get("scratch_bytes", 0))
+    addr["scratch"] = mem.place("sram", scratch) if scratch else 0
     m = machine.build(mem, dsp=path == "simd", armclang=toolchain == "armclang")
     try:
         chain = module.run_reference(m, step.case, addr, tracer)

@@ -1,0 +1,142 @@
+"""armsim.model: reading and validating .tflite files; bad inputs are one clear line."""
+import json
+
+import numpy as np
+import pytest
+import tflite
+
+from armsim import model, modelgen, prepare
+from model_helpers import SHARED, shared_model, tiny_graph, tiny_model_bytes
+
+
+@pytest.mark.parametrize("name", SHARED)
+def test_shared_models_load_with_measured_ops_and_macs(name):
+    m = model.load(str(shared_model(name)))
+    steps = prepare.prepare(m)
+    measured = json.loads((shared_model(name).parent / "measured.json").read_text())
+    ops = measured["paths"]["simd"]["ops"]
+    assert [s.op for s in steps] == [o["op"] for o in ops]
+    assert [s.macs for s in steps] == [o["macs"] for o in ops]
+    assert m.name == name
+
+
+def _load_bytes(tmp_path, data, name="bad.tflite"):
+    p = tmp_path / name
+    p.write_bytes(bytes(data))
+    return model.load(str(p))
+
+
+def _error(tmp_path, data):
+    with pytest.raises(model.ModelError) as e:
+        m = _load_bytes(tmp_path, data)
+        prepare.prepare(m)
+    msg = str(e.value)
+    assert "\n" not in msg and "bad.tflite" in msg
+    return msg
+
+
+def test_missing_file(tmp_path):
+    with pytest.raises(model.ModelError, match="no such file"):
+        model.load(str(tmp_path / "nope.tflite"))
+
+
+def test_truncated_file(tmp_path):
+    data = tiny_model_bytes()
+    for cut in (0, 5, 40, len(data) // 3, len(data) - 200):
+        msg = _error(tmp_path, data[:cut])
+        assert "truncated" in msg or "corrupt" in msg or "not a TFLite" in msg, (cut, msg)
+
+
+def test_not_a_flatbuffer(tmp_path):
+    assert "not a TFLite flatbuffer" in _error(tmp_path, b"hello world, this is text\n" * 10)
+
+
+def test_corrupted_tensor_index(tmp_path):
+    g = tiny_graph()
+    g.ops[0].inputs[0] = 999
+    msg = _error(tmp_path, g.build())
+    assert "op 0 CONV_2D" in msg and "tensor index 999 out of range" in msg
+
+
+def test_corrupted_opcode_index(tmp_path):
+    data = bytearray(tiny_model_bytes())
+    fb = tflite.Model.GetRootAsModel(data, 0)
+    op = fb.Subgraphs(0).Operators(1)
+    o = op._tab.Offset(4)                              # opcode_index field
+    data[op._tab.Pos + o:op._tab.Pos + o + 4] = (77).to_bytes(4, "little")
+    assert "opcode index 77 out of range" in _error(tmp_path, data)
+
+
+def test_corrupted_buffer_length(tmp_path):
+    data = bytearray(tiny_model_bytes())
+    fb = tflite.Model.GetRootAsModel(data, 0)
+    weights = fb.Subgraphs(0).Tensors(1)               # the conv filter
+    buf = fb.Buffers(weights.Buffer())
+    start = buf._tab.Vector(buf._tab.Offset(4))
+    data[start - 4:start] = (10 ** 8).to_bytes(4, "little")
+    msg = _error(tmp_path, data)
+    assert "buffer" in msg and ("past the end" in msg or "corrupt" in msg)
+
+
+def test_buffer_size_mismatch(tmp_path):
+    data = bytearray(tiny_model_bytes())
+    fb = tflite.Model.GetRootAsModel(data, 0)
+    weights = fb.Subgraphs(0).Tensors(1)
+    buf = fb.Buffers(weights.Buffer())
+    start = buf._tab.Vector(buf._tab.Offset(4))
+    n = int.from_bytes(data[start - 4:start], "little")
+    data[start - 4:start] = (n - 1).to_bytes(4, "little")
+    msg = _error(tmp_path, data)
+    assert "tensor 1" in msg and f"holds {n - 1} bytes" in msg
+
+
+def test_float_model(tmp_path):
+    g = modelgen.Graph()
+    x = g.input((1, 4), dtype="float32", name="x")
+    w = g.tensor((3, 4), "float32", data=np.ones((3, 4), np.float32), name="w")
+    y = g.tensor((1, 3), "float32", name="y")
+    g._op(tflite.BuiltinOperator.FULLY_CONNECTED, [x, w, -1], [y],
+          tflite.BuiltinOptions.FullyConnectedOptions,
+          (tflite.FullyConnectedOptionsStart, [], tflite.FullyConnectedOptionsEnd))
+    g.output(y)
+    msg = _error(tmp_path, g.build())
+    assert "op 0 FULLY_CONNECTED" in msg and "FLOAT32" in msg and "int8" in msg
+
+
+def test_int16_model(tmp_path):
+    g = tiny_graph()
+    for t in g.tensors:
+        if t.dtype == "int8" and t.data is None:
+            t.dtype = "int16"
+    msg = _error(tmp_path, g.build())
+    assert "INT16" in msg and "op 0 CONV_2D" in msg
+
+
+def test_custom_op(tmp_path):
+    g = tiny_graph()
+    g.ops[1].code = tflite.BuiltinOperator.CUSTOM
+    msg = _error(tmp_path, g.build())
+    assert "op 1" in msg and "custom op" in msg
+
+
+def test_unknown_and_unsupported_ops(tmp_path):
+    g = tiny_graph()
+    g.ops[1].code = 250                                  # no such builtin
+    assert "unknown builtin op code 250" in _error(tmp_path, g.build())
+    g = tiny_graph()
+    g.ops[1].code = tflite.BuiltinOperator.TANH
+    assert "op 1 TANH: op not supported" in _error(tmp_path, g.build())
+
+
+def test_op_version_out_of_range(tmp_path):
+    g = tiny_graph()
+    g.ops[1].code = tflite.BuiltinOperator.RESHAPE
+    data = g.build()
+    m = _load_bytes(tmp_path, data, "ok.tflite")
+    assert m.operators[1].version == 1
+    old = modelgen.OP_VERSIONS[tflite.BuiltinOperator.RESHAPE]
+    modelgen.OP_VERSIONS[tflite.BuiltinOperator.RESHAPE] = 9
+    try:
+        assert "version 9 not supported" in _error(tmp_path, tiny_graph().build())
+    finally:
+        modelgen.OP_VERSIONS[tflite.BuiltinOperator.RESHAPE] = old
