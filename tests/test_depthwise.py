@@ -1,0 +1,187 @@
+"""Depthwise convolution: CMSIS-NN's wrapper and kernels on the machine.
+
+Every depthwise case in ../shared/cmsis_nn_vectors and ../shared/reference (a new file there
+is a new test) must reproduce `output_ref` on the simd and scalar paths, through the wrapper
+and through each named kernel; the wrapper must pick `wrapper_dispatch`.  For the measured
+cases the counts must be realistic: totals within 10% of the measured build, the DSP
+instructions (SMLAD, SXTB16, SXTAB16, PKHBT) and the call structure (PUSH, POP, BL) equal.
+"""
+import functools
+import glob
+import json
+import os
+
+import numpy as np
+import pytest
+from hypothesis import given, seed, settings
+from hypothesis import strategies as st
+
+from armsim.kernel import Tracer
+from kernels import oracle
+from kernels.families import depthwise_conv as family
+from kernels.harness import CaseError, run_case
+
+SHARED = os.path.join(os.path.dirname(__file__), "..", "..", "shared")
+BUILD = {"simd": "dsp_O2", "scalar": "scalar_O2"}
+EXACT_MNEMONICS = ("smlad", "sxtb16", "sxtab16", "pkhbt", "push", "pop", "bl")
+
+
+@functools.lru_cache(maxsize=None)
+def _load(path):
+    with open(path) as f:
+        return json.load(f)
+
+
+def _files(sub):
+    return sorted(p for p in glob.glob(os.path.join(SHARED, sub, "*.json"))
+                  if _load(p).get("family") == "depthwise_conv")
+
+
+ALL = _files("cmsis_nn_vectors") + _files("reference")
+MEASURED = _files("reference")
+
+
+def _id(path):
+    return os.path.basename(path)[:-5]
+
+
+def _entry_points(case):
+    """The wrapper (None) and every depthwise kernel the case validates, minus the ones its
+    unit test expects to reject the parameters."""
+    rejected = set(case.get("functions_expected_arg_error", ()))
+    names = [f for f in case["functions_validated"] if f in family.FUNCTIONS and f not in rejected]
+    return [None] + [f for f in names if f != family.WRAPPER]
+
+
+def test_the_shared_directories_hold_depthwise_cases():
+    assert len(_files("cmsis_nn_vectors")) >= 8 and len(MEASURED) >= 4
+
+
+@pytest.mark.parametrize("path", ["simd", "scalar"])
+@pytest.mark.parametrize("file", ALL, ids=_id)
+def test_bit_exact_through_wrapper_and_leaves(file, path):
+    case = _load(file)
+    expected = np.array(case["output_ref"], np.int8)
+    for function in _entry_points(case):
+        r = run_case(case, path, function=function)
+        assert np.array_equal(r.output, expected), (function, path)
+        if function is None:
+            assert r.kernel_path[:2] == [family.WRAPPER, case["wrapper_dispatch"]]
+        else:
+            assert r.kernel_path[0] == function
+
+
+@pytest.mark.parametrize("path", ["simd", "scalar"])
+@pytest.mark.parametrize("file", MEASURED, ids=_id)
+def test_counts_match_the_measured_build(file, path):
+    case = _load(file)
+    measured = case["measured"][BUILD[path]]
+    r = run_case(case, path)
+    assert np.array_equal(r.output, np.array(case["output_ref"], np.int8))
+    assert r.kernel_path == measured["kernel_chain"]
+    total = r.instructions
+    assert abs(total - measured["instructions"]) <= 0.10 * measured["instructions"], \
+        (total, measured["instructions"])
+    counts, hist = r.counts(), measured["mnemonic_histogram"]
+    for mnemonic in EXACT_MNEMONICS:
+        assert counts.get(mnemonic, 0) == hist.get(mnemonic, 0), mnemonic
+    if path == "scalar":
+        assert not set(counts) & {"smlad", "sxtb16", "sxtab16", "pkhbt", "pkhtb", "smlabb",
+                                  "smlatt"}
+
+
+@pytest.mark.parametrize("name", ["depthwise_kernel_3x3", "basic__depthwise_conv_opt",
+                                  "depthwise_2", "depthwise_dilation"])
+@pytest.mark.parametrize("path", ["simd", "scalar"])
+def test_traced_run_equals_counted_run(name, path):
+    case = _load(os.path.join(SHARED, "cmsis_nn_vectors", name + ".json"))
+    fast = run_case(case, path)
+    tracer = Tracer()
+    traced = run_case(case, path, tracer=tracer)
+    assert np.array_equal(fast.output, traced.output)
+    assert fast.counts() == traced.counts()
+    assert len(tracer.records) == fast.instructions
+
+
+def test_kernels_reject_what_cmsis_nn_rejects():
+    case = dict(_load(os.path.join(SHARED, "cmsis_nn_vectors", "depthwise_2.json")))
+    with pytest.raises(CaseError, match="arm_depthwise_conv_3x3_s8"):   # ch_mult 3, 4x3 filter
+        run_case(case, "simd", function=family.K3X3)
+    with pytest.raises(CaseError, match="arm_depthwise_conv_s8_opt"):   # in_ch != out_ch
+        run_case(case, "simd", function=family.OPT)
+    with pytest.raises(CaseError, match="unknown depthwise function"):
+        run_case(case, "simd", function="arm_convolve_s8")
+
+
+def test_buffer_sizes():
+    case = _load(os.path.join(SHARED, "reference", "dw5x5_10x10x32_m1_p2.json"))
+    assert family.buffer_size(case, True, False) == 32 * 5 * 5 * 2
+    assert family.buffer_size(case, False, False) == 0
+    case3 = _load(os.path.join(SHARED, "reference", "dw3x3_10x10x32_m1_p1.json"))
+    assert family.buffer_size(case3, True, False) == 0
+
+
+# --- property test: random shapes, simd == scalar == numpy oracle -------------------------
+
+@st.composite
+def depthwise_cases(draw):
+    n = draw(st.integers(1, 2))
+    in_c = draw(st.integers(1, 9))
+    ch_mult = draw(st.sampled_from([1, 1, 1, 2, 3, 4]))
+    fh, fw = draw(st.integers(1, 5)), draw(st.integers(1, 5))
+    if draw(st.booleans()):
+        fh = fw = 3
+    dil_h, dil_w = (draw(st.integers(1, 2)), draw(st.integers(1, 2))) if draw(st.booleans()) else (1, 1)
+    s_h, s_w = draw(st.integers(1, 3)), draw(st.integers(1, 3))
+    p_h, p_w = draw(st.integers(0, min(2, fh - 1))), draw(st.integers(0, min(2, fw - 1)))
+    in_h = draw(st.integers(max(1, dil_h * (fh - 1) + 1 - 2 * p_h), 9))
+    in_w = draw(st.integers(max(1, dil_w * (fw - 1) + 1 - 2 * p_w), 9))
+    out_h = (in_h + 2 * p_h - dil_h * (fh - 1) - 1) // s_h + 1
+    out_w = (in_w + 2 * p_w - dil_w * (fw - 1) - 1) // s_w + 1
+    out_c = in_c * ch_mult
+    rng = np.random.default_rng(draw(st.integers(0, 2**32 - 1)))
+    lo = draw(st.integers(-128, 0))
+    hi = draw(st.integers(lo, 127))
+    case = {
+        "case": "random", "family": "depthwise_conv", "function": family.WRAPPER,
+        "input_dims": {"n": n, "h": in_h, "w": in_w, "c": in_c},
+        "filter_dims": {"n": 1, "h": fh, "w": fw, "c": out_c},
+        "output_dims": {"n": n, "h": out_h, "w": out_w, "c": out_c},
+        "dw_conv_params": {"input_offset": draw(st.integers(-127, 128)),
+                           "output_offset": draw(st.integers(-128, 127)), "ch_mult": ch_mult,
+                           "stride": {"h": s_h, "w": s_w}, "padding": {"h": p_h, "w": p_w},
+                           "dilation": {"h": dil_h, "w": dil_w},
+                           "activation": {"min": lo, "max": hi}},
+        "input": rng.integers(-128, 128, n * in_h * in_w * in_c).tolist(),
+        "weights": rng.integers(-128, 128, fh * fw * out_c).tolist(),
+        "bias": rng.integers(-40000, 40000, out_c).tolist(),
+        "bias_is_null": draw(st.booleans()),
+        "output_mult": rng.integers(1 << 30, (1 << 31) - 1, out_c).tolist(),
+        "output_shift": rng.integers(-12, 3, out_c).tolist(),
+    }
+    if case["bias_is_null"]:
+        case["bias"] = [0] * out_c
+    return case
+
+
+def _expected_dispatch(case):
+    p, i, f = case["dw_conv_params"], case["input_dims"], case["filter_dims"]
+    if p["ch_mult"] == 1 and i["n"] == 1 and p["dilation"]["w"] == 1 and p["dilation"]["h"] == 1:
+        if f["w"] == 3 and f["h"] == 3 and p["padding"]["h"] <= 1 and p["padding"]["w"] <= 1:
+            return family.K3X3
+        return family.OPT
+    return family.GENERIC
+
+
+@seed(20261120)
+@settings(max_examples=40, deadline=None)
+@given(depthwise_cases())
+def test_random_shapes_simd_scalar_oracle(case):
+    want = oracle.depthwise_conv(case).astype(np.int8).ravel()
+    dispatch = _expected_dispatch(case)
+    for path in ("simd", "scalar"):
+        r = run_case(case, path)
+        assert r.kernel_path[1] == dispatch
+        assert np.array_equal(r.output, want), path
+        leaf = run_case(case, path, function=dispatch)
+        assert np.array_equal(leaf.output, want), (path, dispatch)
