@@ -243,7 +243,7 @@ _SOURCE_FILE = {}
 
 
 def _source_of(function):
-    if not _SOURCE_FILE:
+    if function not in _SOURCE_FILE:          # kernels register as their modules load
         for py in list(_kernel._PYTHON_OF.values()):
             _SOURCE_FILE.setdefault(py.__name__, py.__code__.co_filename)
     return _SOURCE_FILE.get(function)
