@@ -152,12 +152,17 @@ def compare(thumb, body, model, inputs):
     """Run `inputs` through unicorn and through `model`; return the list of Mismatch.
 
     `model(r0, r1, r2, r3, r4, r5, apsr)` gets signed register values and returns the
-    expected (r4, r5, apsr); r4/r5 compare modulo 2**32, APSR on its NZCVQ and GE bits."""
+    expected (r4, r5, apsr); r4/r5 compare modulo 2**32, APSR on its NZCVQ and GE bits.
+    An r4/r5 outside the signed 32-bit range (armsim's register convention) is a mismatch
+    too and is shown unmasked."""
     got = thumb.run(body, inputs).astype(np.int64)
     regs = np.asarray(inputs, dtype=np.uint32).view(np.int32).astype(np.int64).tolist()
-    expected = np.array([model(*r) for r in regs], dtype=np.int64) & 0xFFFFFFFF
+    raw = np.array([model(*r) for r in regs], dtype=np.int64)
+    expected = raw & 0xFFFFFFFF
     expected[:, 2] &= APSR_FLAGS
     got[:, 2] &= APSR_FLAGS
-    return [Mismatch(tuple(int(v) for v in inputs[i]), tuple(int(v) for v in expected[i]),
+    out_of_range = ((raw[:, :2] < -2**31) | (raw[:, :2] >= 2**31)).any(axis=1)
+    shown = np.where(out_of_range[:, None], raw, expected)
+    return [Mismatch(tuple(int(v) for v in inputs[i]), tuple(int(v) for v in shown[i]),
                      tuple(int(v) for v in got[i]))
-            for i in np.flatnonzero((expected != got).any(axis=1))]
+            for i in np.flatnonzero((expected != got).any(axis=1) | out_of_range)]
