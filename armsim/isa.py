@@ -153,12 +153,6 @@ def MVN(rm):
 
 
 @njit(cache=True)
-def ORN(rn, rm):
-    """ORN: R[d] = R[n] OR NOT(shifted)."""
-    return s32(rn | ~rm)
-
-
-@njit(cache=True)
 def MOV(rm):
     """MOV: R[d] = R[m]."""
     return s32(rm)
@@ -285,44 +279,6 @@ def SMMLA(rn, rm, ra):
 
 
 @njit(cache=True)
-def SMMLS(rn, rm, ra):
-    """SMMLS: R[d] = ((SInt(R[a]) << 32) - SInt(R[n]) * SInt(R[m]))<63:32>."""
-    return s32(((s32(ra) << 32) - s32(rn) * s32(rm)) >> 32)
-
-
-@njit(cache=True)
-def SMULWB(rn, rm):
-    """SMULWB: R[d] = (SInt(R[n]) * SInt(R[m]<15:0>))<47:16>."""
-    return s32((s32(rn) * s16(rm)) >> 16)
-
-
-@njit(cache=True)
-def SMULWT(rn, rm):
-    """SMULWT: R[d] = (SInt(R[n]) * SInt(R[m]<31:16>))<47:16>."""
-    return s32((s32(rn) * top16(rm)) >> 16)
-
-
-@njit(cache=True)
-def _smlaw(rn, half, ra):
-    """SMLAW<y>: result = SInt(R[n]) * half + (SInt(R[a]) << 16); R[d] = result<47:16>;
-    Q if (result >> 16) != SInt(R[d])."""
-    result = (s32(rn) * half + (s32(ra) << 16)) >> 16
-    return s32(result), result != s32(result)
-
-
-@njit(cache=True)
-def SMLAWB(rn, rm, ra):
-    """SMLAWB: (SInt(R[n]) * SInt(R[m]<15:0>) + (SInt(R[a]) << 16))<47:16>; Q on overflow."""
-    return _smlaw(rn, s16(rm), ra)
-
-
-@njit(cache=True)
-def SMLAWT(rn, rm, ra):
-    """SMLAWT: (SInt(R[n]) * SInt(R[m]<31:16>) + (SInt(R[a]) << 16))<47:16>; Q on overflow."""
-    return _smlaw(rn, top16(rm), ra)
-
-
-@njit(cache=True)
 def _half(x, top):
     """SInt of the top (R<31:16>) or bottom (R<15:0>) halfword."""
     return top16(x) if top else s16(x)
@@ -418,47 +374,9 @@ def SMUSD(rn, rm):
 
 
 @njit(cache=True)
-def SMUADX(rn, rm):
-    """SMUADX: R[d] = lo(n)*hi(m) + hi(n)*lo(m); Q on overflow."""
-    result = s16(rn) * top16(rm) + top16(rn) * s16(rm)
-    return s32(result), result != s32(result)
-
-
-@njit(cache=True)
-def SMUSDX(rn, rm):
-    """SMUSDX: R[d] = lo(n)*hi(m) - hi(n)*lo(m) (cannot overflow)."""
-    return s32(s16(rn) * top16(rm) - top16(rn) * s16(rm))
-
-
-@njit(cache=True)
-def SMLSDX(rn, rm, ra):
-    """SMLSDX: R[d] = lo(n)*hi(m) - hi(n)*lo(m) + R[a]; Q on overflow."""
-    result = s16(rn) * top16(rm) - top16(rn) * s16(rm) + s32(ra)
-    return s32(result), result != s32(result)
-
-
-@njit(cache=True)
 def SMLALD(rdlo, rdhi, rn, rm):
     """SMLALD: RdHi:RdLo += lo(n)*lo(m) + hi(n)*hi(m), modulo 2**64 (no Q)."""
     return _accumulate64(rdlo, rdhi, s16(rn) * s16(rm) + top16(rn) * top16(rm))
-
-
-@njit(cache=True)
-def SMLALDX(rdlo, rdhi, rn, rm):
-    """SMLALDX: RdHi:RdLo += lo(n)*hi(m) + hi(n)*lo(m), modulo 2**64 (no Q)."""
-    return _accumulate64(rdlo, rdhi, s16(rn) * top16(rm) + top16(rn) * s16(rm))
-
-
-@njit(cache=True)
-def SMLSLD(rdlo, rdhi, rn, rm):
-    """SMLSLD: RdHi:RdLo += lo(n)*lo(m) - hi(n)*hi(m), modulo 2**64 (no Q)."""
-    return _accumulate64(rdlo, rdhi, s16(rn) * s16(rm) - top16(rn) * top16(rm))
-
-
-@njit(cache=True)
-def SMLSLDX(rdlo, rdhi, rn, rm):
-    """SMLSLDX: RdHi:RdLo += lo(n)*hi(m) - hi(n)*lo(m), modulo 2**64 (no Q)."""
-    return _accumulate64(rdlo, rdhi, s16(rn) * top16(rm) - top16(rn) * s16(rm))
 
 
 # --- extend and pack ---------------------------------------------------------------------
@@ -497,18 +415,6 @@ def SXTAB(rn, rm, rotation):
 def SXTAH(rn, rm, rotation):
     """SXTAH: R[n] + SignExtend(ROR(R[m], rotation)<15:0>)."""
     return s32(rn + s16(ror32(rm, rotation)))
-
-
-@njit(cache=True)
-def UXTAB(rn, rm, rotation):
-    """UXTAB: R[n] + ZeroExtend(ROR(R[m], rotation)<7:0>)."""
-    return s32(rn + (ror32(rm, rotation) & 0xFF))
-
-
-@njit(cache=True)
-def UXTAH(rn, rm, rotation):
-    """UXTAH: R[n] + ZeroExtend(ROR(R[m], rotation)<15:0>)."""
-    return s32(rn + (ror32(rm, rotation) & 0xFFFF))
 
 
 @njit(cache=True)
@@ -573,22 +479,6 @@ def REV16(rm):
     """REV16: the two bytes of each halfword of R[m] swapped."""
     x = u32(rm)
     return s32(((x & 0x00FF00FF) << 8) | ((x >> 8) & 0x00FF00FF))
-
-
-@njit(cache=True)
-def REVSH(rm):
-    """REVSH: R[d]<31:8> = SignExtend(R[m]<7:0>); R[d]<7:0> = R[m]<15:8>."""
-    return (s8(rm) << 8) | ((rm >> 8) & 0xFF)
-
-
-@njit(cache=True)
-def RBIT(rm):
-    """RBIT: R[d]<31-i> = R[m]<i> for i = 0..31."""
-    x = u32(rm)
-    result = 0
-    for i in range(32):
-        result |= ((x >> i) & 1) << (31 - i)
-    return s32(result)
 
 
 # --- saturating --------------------------------------------------------------------------
