@@ -10,8 +10,9 @@ Terms of `breakdown` (all integers, `total` is their sum):
 * ``issue``          each instruction at its class figure (per-mnemonic overrides: SDIV/UDIV);
 * ``load_pipelining`` minus the cycles saved by pipelined neighbours, priced per class pair
                      (Cortex-M4: a single load right after a single load costs 1, not 2);
-* ``multiple_beats`` one figure per register moved by PUSH/POP (`machine.STACK_BEATS`) on top of
-                     the instruction's own cycle: LDM/STM/PUSH/POP cost 1 + N;
+* ``multiple_beats`` one figure per register moved by PUSH/POP (`machine.STACK_BEATS`) and by
+                     LDM/STM (`machine.MULTIPLE_BEATS`) on top of the instruction's own
+                     cycle: LDM/STM/PUSH/POP cost 1 + N;
 * ``branch_refill``  pipeline refill per taken branch (calls, returns, taken conditionals);
 * ``dual_issue``     minus the instructions issued in the same cycle as their predecessor;
 * ``wait_states``    per beat (word) loaded from or stored to a region with wait states,
@@ -224,14 +225,15 @@ class Counters:
     mnemonics: np.ndarray        # int64 [N_MNEMONICS]
     pairs: np.ndarray            # int64 [N_CLASSES, N_CLASSES] (previous class, class)
     taken: int
-    stack_beats: int
+    multiple_beats: int          # registers moved by PUSH/POP/LDM/STM
     region_beats: dict           # region name -> load beats + store beats
 
     @classmethod
     def of(cls, m, region_names=()):
         traffic = machine.region_traffic(m, region_names)
         return cls(np.array(m.st[:N_MNEMONICS], np.int64), np.array(machine.class_pairs(m)),
-                   int(m.st[machine.TAKEN]), int(m.st[machine.STACK_BEATS]),
+                   int(m.st[machine.TAKEN]),
+                   int(m.st[machine.STACK_BEATS] + m.st[machine.MULTIPLE_BEATS]),
                    {name: t["load_beats"] + t["store_beats"] for name, t in traffic.items()})
 
     def class_counts(self):
@@ -273,7 +275,7 @@ def breakdown_of(counters, core_model, wait_states=None):
     terms = {
         "issue": issue,
         "load_pipelining": -saved,
-        "multiple_beats": c.beat_cycles * counters.stack_beats,
+        "multiple_beats": c.beat_cycles * counters.multiple_beats,
         "branch_refill": c.taken_branch_refill * counters.taken,
         "dual_issue": -dual,
         "wait_states": waits,

@@ -15,8 +15,9 @@ from numba import njit
 
 from . import isa
 from .instructions import CLASS_INDEX, CLASS_OF, MNEMONIC_INDEX
-from .machine import (FAULT_ADDRESS, FAULT_MNEMONIC, GE_FLAGS, PAIRS, PREV_CLASS, Q_FLAG,
-                      REGION_BASE, REGION_FIELDS, STACK_BEATS, TAKEN, MemoryFault)
+from .machine import (FAULT_ADDRESS, FAULT_MNEMONIC, GE_FLAGS, MULTIPLE_BEATS, PAIRS,
+                      PREV_CLASS, Q_FLAG, REGION_BASE, REGION_FIELDS, STACK_BEATS, TAKEN,
+                      MemoryFault)
 from .instructions import N_CLASSES
 
 _NFIELDS = len(REGION_FIELDS)
@@ -354,12 +355,14 @@ def _ldm_body(words):
         issue(m, index, cls)
         region, at = locate(m, address, 8, index)
         _traffic(m, region, 0, 2, 8)
+        m.st[MULTIPLE_BEATS] += 2
         return isa.s32(_read_le(m.mem, at, 4)), isa.s32(_read_le(m.mem, at + 4, 4))
 
     def op4(m, address):
         issue(m, index, cls)
         region, at = locate(m, address, 16, index)
         _traffic(m, region, 0, 4, 16)
+        m.st[MULTIPLE_BEATS] += 4
         mem = m.mem
         return (isa.s32(_read_le(mem, at, 4)), isa.s32(_read_le(mem, at + 4, 4)),
                 isa.s32(_read_le(mem, at + 8, 4)), isa.s32(_read_le(mem, at + 12, 4)))
@@ -374,6 +377,7 @@ def _stm_body(words):
         issue(m, index, cls)
         region, at = locate(m, address, 8, index)
         _traffic(m, region, 3, 2, 8)
+        m.st[MULTIPLE_BEATS] += 2
         _write_le(m.mem, at, 4, v0)
         _write_le(m.mem, at + 4, 4, v1)
 
@@ -381,6 +385,7 @@ def _stm_body(words):
         issue(m, index, cls)
         region, at = locate(m, address, 16, index)
         _traffic(m, region, 3, 4, 16)
+        m.st[MULTIPLE_BEATS] += 4
         _write_le(m.mem, at, 4, v0)
         _write_le(m.mem, at + 4, 4, v1)
         _write_le(m.mem, at + 8, 4, v2)

@@ -56,6 +56,10 @@ def run(sequence):
             ops.push(m, 4)
         elif step == "pop_pc4":
             ops.pop_pc(m, 4)
+        elif step == "ldm4":
+            ops.ldm4(m, SRAM)
+        elif step == "stm2":
+            ops.stm2(m, SRAM, 1, 2)
         elif step == "it":
             ops.it(m)
         else:
@@ -100,6 +104,9 @@ def test_m4_division_and_multiple_transfers():
     # PUSH {4 regs}: 1 + N; POP {.., pc}: 1 + N + refill
     assert cyc(["push4"], "cortex-m4") == 5
     assert cyc(["pop_pc4"], "cortex-m4") == 5 + 2
+    # LDM {4 regs} / STM {2 regs}: 1 + N
+    assert cyc(["ldm4"], "cortex-m4") == 5
+    assert cyc(["stm2"], "cortex-m4") == 3
 
 
 @pytest.mark.parametrize("core", list(cores.CORES))
@@ -147,12 +154,13 @@ def test_m55_it_dual_issues_after_alu_not_after_mac():
 
 
 def test_breakdown_terms_sum_to_total():
-    m = run(["ldr", "ldr", "ldr_flash", "push4", "smlad", "add", "taken", "pop_pc4"])
+    m = run(["ldr", "ldr", "ldr_flash", "push4", "smlad", "add", "taken", "ldm4", "stm2",
+             "pop_pc4"])
     for core in cores.CORES:
         b = cores.breakdown(m, core, flash_wait_states=1, region_names=REGIONS)
         assert b["total"] == sum(v for k, v in b.items() if k != "total")
         assert b["wait_states"] == 1
-        assert b["multiple_beats"] == 8
+        assert b["multiple_beats"] == 8 + 4 + 2
 
 
 def test_latency_ms():
