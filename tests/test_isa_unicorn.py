@@ -2,8 +2,10 @@
 
 Every instruction of issue 2 runs, as Thumb-2 code, on edge operands and on 1000 seeded
 random operand sets; destination registers and the APSR (Q, GE, and NZCV, which none of
-these forms may touch) must equal what the armsim.isa function predicts.
+these forms may touch) must equal what the armsim.isa function predicts.  The same cases
+then run through the counted ops of armsim.ops (flags in m.st, one count per op).
 Register convention of every case: Rd = r4 (RdHi = r5), operands r0, r1, r2 (and r3).
+One known unicorn (QEMU 5) deviation, SMLAD/SMLADX's Q, is modelled explicitly below.
 """
 import numpy as np
 import pytest
