@@ -16,6 +16,7 @@ import pytest
 from hypothesis import given, seed, settings
 from hypothesis import strategies as st
 
+from armsim import machine
 from armsim.kernel import Tracer
 from kernels import oracle
 from kernels.families import depthwise_conv as family
@@ -185,3 +186,49 @@ def test_random_shapes_simd_scalar_oracle(case):
         assert np.array_equal(r.output, want), path
         leaf = run_case(case, path, function=dispatch)
         assert np.array_equal(leaf.output, want), (path, dispatch)
+
+
+# --- the measured per-function breakdown ---------------------------------------------------
+
+def _q7_block(case):
+    """block_size of each arm_q7_to_q15_with_offset call: one tap's channels (depthwise) or
+    one im2col column (convolution)."""
+    f = case["filter_dims"]
+    if case["family"] == "depthwise_conv":
+        return case["input_dims"]["c"]
+    return f["h"] * f["w"] * f["c"]
+
+
+Q7_MEASURED = [(p, b) for p in sorted(glob.glob(os.path.join(SHARED, "reference", "*.json")))
+               for b in ("dsp_O2", "scalar_O2")
+               if "arm_q7_to_q15_with_offset" in _load(p)["measured"][b]["functions"]]
+
+
+@pytest.mark.parametrize("file,build", Q7_MEASURED, ids=lambda x: _id(x) if x.endswith(".json") else x)
+def test_q7_to_q15_with_offset_matches_measured_function(file, build):
+    from armsim.kernel import run
+    from kernels.cmsis_nn.arm_q7_to_q15_with_offset import arm_q7_to_q15_with_offset
+    case, measured = _load(file), _load(file)["measured"][build]
+    calls = sum(n for edge, n in measured["calls"].items()
+                if edge.endswith("->arm_q7_to_q15_with_offset"))
+    n = _q7_block(case)
+    x = np.arange(n, dtype=np.int64).astype(np.int8) - 60
+    mem = machine.Memory()
+    mem.region("sram", machine.SRAM_BASE, 0)
+    src, dst = mem.place("sram", x), mem.place("sram", 2 * n)
+    m = machine.build(mem, dsp=build == "dsp_O2")
+    run(arm_q7_to_q15_with_offset, m, src, dst, n, -7)
+    assert np.array_equal(machine.read(m, dst, n, np.int16), x.astype(np.int16) - 7)
+    assert sum(machine.counts(m).values()) * calls == measured["functions"]["arm_q7_to_q15_with_offset"]
+
+
+@pytest.mark.parametrize("path", ["simd", "scalar"])
+@pytest.mark.parametrize("file", MEASURED, ids=_id)
+def test_wrapper_own_instructions(file, path):
+    """The wrapper's own instructions (wrapper run minus the leaf run) against the measured
+    `functions` entry of arm_depthwise_conv_wrapper_s8."""
+    case = _load(file)
+    measured = case["measured"][BUILD[path]]["functions"][family.WRAPPER]
+    own = run_case(case, path).instructions - \
+        run_case(case, path, function=case["wrapper_dispatch"]).instructions
+    assert abs(own - measured) <= max(3, 0.1 * measured), (own, measured)

@@ -15,7 +15,7 @@ DISPATCH_OPT, DISPATCH_OPT_FALLBACK (opt, which called arm_depthwise_conv_s8),
 DISPATCH_GENERIC, or a negative ARM_CMSIS_NN_ARG_ERROR from the kernel.
 """
 from armsim.kernel import kernel
-from armsim.ops import b, bcc, cmp, ldr_sp, pop, push, str_sp, sub
+from armsim.ops import b, bcc, cmp, ldr_sp, ldrd_sp, pop, push, str_sp, sub
 from kernels.cmsis_nn.arm_depthwise_conv_3x3_s8 import arm_depthwise_conv_3x3_s8
 from kernels.cmsis_nn.arm_depthwise_conv_s8 import arm_depthwise_conv_s8
 from kernels.cmsis_nn.arm_depthwise_conv_s8_opt import arm_depthwise_conv_s8_opt
@@ -41,7 +41,7 @@ def arm_depthwise_conv_wrapper_s8(m, buf, input_x, input_y, input_ch, input_n, i
                                   input_offset, output_offset, act_min, act_max):
     push(m, 5)                                                # push {r4-r7, lr}
     sub(m, 0, 0)                                              # sub sp, #frame (outgoing arguments)
-    for _ in range(5):                                        # the stacked arguments
+    for _ in range(2):                                        # the stacked arguments
         ldr_sp(m)
     ldr_sp(m)                                                 # dw_conv_params->ch_mult
     ok = _check(m, ch_mult, 1)                                # 1 == dw_conv_params->ch_mult
@@ -57,16 +57,14 @@ def arm_depthwise_conv_wrapper_s8(m, buf, input_x, input_y, input_ch, input_n, i
     if ok:
         ldr_sp(m)                                             # filter_dims->w
         three = _check(m, filter_w, 3)
-        if three:
-            ldr_sp(m)                                         # filter_dims->h
+        if three:                                             # filter_dims->h (loaded with ->w)
             three = _check(m, filter_h, 3)
-        if three:
-            ldr_sp(m)                                         # padding.h <= 1
+        if three:                                             # padding.h <= 1 (ldrd with padding.w)
+            ldrd_sp(m)
             cmp(m, pad_y, 1)
             bcc(m, pad_y > 1)
             three = pad_y <= 1
-        if three:
-            ldr_sp(m)                                         # padding.w <= 1
+        if three:                                             # padding.w <= 1
             cmp(m, pad_x, 1)
             bcc(m, pad_x > 1)
             three = pad_x <= 1
