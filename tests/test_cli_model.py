@@ -1,0 +1,128 @@
+"""The whole-model CLI: bad inputs are one line, non-zero exit, no traceback, no file left."""
+import json
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+from cli.main import main
+from model_helpers import shared_model, tiny_graph, tiny_model_bytes
+
+
+def _invoke(args):
+    return CliRunner().invoke(main, args)
+
+
+def _assert_clean_failure(result, *needles):
+    assert result.exit_code != 0
+    assert not isinstance(result.exception, Exception) or isinstance(result.exception, SystemExit)
+    out = result.output.strip()
+    assert "Traceback" not in out
+    lines = [line for line in out.splitlines() if line.strip()]
+    assert len(lines) == 1, out
+    for n in needles:
+        assert n in out, out
+    return out
+
+
+@pytest.fixture
+def tiny(tmp_path):
+    p = tmp_path / "tiny.tflite"
+    p.write_bytes(tiny_model_bytes())
+    return p
+
+
+def _bad_models(tmp_path):
+    data = tiny_model_bytes()
+    cases = {"truncated": (data[:len(data) // 2], "truncated"),
+             "text": (b"not a model at all\n" * 8, "not a TFLite flatbuffer")}
+    g = tiny_graph()
+    g.ops[0].inputs[0] = 555
+    cases["index"] = (g.build(), "tensor index 555 out of range")
+    g = tiny_graph()
+    for t in g.tensors:
+        if t.dtype == "int8" and t.data is None:
+            t.dtype = "float32"
+            t.scale = t.zero_point = None
+    cases["float"] = (g.build(), "FLOAT32")
+    g = tiny_graph()
+    g.ops[1].code = 32
+    cases["custom"] = (g.build(), "custom op")
+    g = tiny_graph()
+    g.ops[1].code = 250
+    cases["unknown"] = (g.build(), "unknown builtin op code 250")
+    return cases
+
+
+@pytest.mark.parametrize("command", ["profile", "arena", "compare"])
+def test_bad_models_fail_cleanly(tmp_path, command):
+    for label, (data, needle) in _bad_models(tmp_path).items():
+        p = tmp_path / f"{label}.tflite"
+        p.write_bytes(data)
+        out_json = tmp_path / f"{label}.json"
+        result = _invoke([command, str(p), "--json", str(out_json)])
+        _assert_clean_failure(result, needle, f"{label}.tflite")
+        assert not out_json.exists()
+        assert not [f for f in tmp_path.iterdir() if f.name.startswith(f".{label}.json")]
+
+
+def test_missing_model_file(tmp_path):
+    _assert_clean_failure(_invoke(["profile", str(tmp_path / "none.tflite")]), "no such file")
+
+
+def test_unknown_core(tiny, tmp_path):
+    out = tmp_path / "p.json"
+    r = _invoke(["profile", str(tiny), "--core", "cortex-m99", "--json", str(out)])
+    _assert_clean_failure(r, "unknown core", "cortex-m99")
+    assert not out.exists()
+
+
+def test_wrong_input_shape_and_dtype(tiny, tmp_path):
+    out = tmp_path / "y.npy"
+    for name, arr, needle in (("shape", np.zeros((1, 5, 6, 2), np.int8), "shape [1, 5, 6, 2]"),
+                              ("dtype", np.zeros((1, 6, 6, 2), np.float32), "dtype float32")):
+        x = tmp_path / f"{name}.npy"
+        np.save(x, arr)
+        r = _invoke(["run", str(tiny), "--input", str(x), "--output", str(out)])
+        _assert_clean_failure(r, needle, "[1, 6, 6, 2]")
+        assert not out.exists()
+    r = _invoke(["run", str(tiny), "--input", str(tmp_path / "absent.npy"), "--output", str(out)])
+    _assert_clean_failure(r, "no such file")
+    assert not out.exists()
+
+
+def test_run_profile_and_json(tiny, tmp_path):
+    from model_helpers import tflm_reference
+    x = np.random.default_rng(3).integers(-128, 128, (1, 6, 6, 2), dtype=np.int8)
+    xf, yf, jf = tmp_path / "x.npy", tmp_path / "y.npy", tmp_path / "p.json"
+    np.save(xf, x)
+    r = _invoke(["run", str(tiny), "--input", str(xf), "--output", str(yf), "--path", "scalar"])
+    assert r.exit_code == 0, r.output
+    assert np.array_equal(np.load(yf), tflm_reference(tiny.read_bytes(), x))
+    r = _invoke(["profile", str(tiny), "--input", str(xf), "--json", str(jf), "--core",
+                 "cortex-m33", "--clock-mhz", "50"])
+    assert r.exit_code == 0, r.output
+    data = json.loads(jf.read_text())
+    assert set(data) >= {"model", "core", "path", "toolchain", "clock_mhz", "ops", "total",
+                         "arena_bytes"}
+    assert data["core"] == "cortex-m33" and data["path"] == "simd"
+    assert [o["op"] for o in data["ops"]] == ["CONV_2D", "RESHAPE", "FULLY_CONNECTED"]
+    ops = data["ops"]
+    assert ops[1]["reference"] is True and ops[0]["reference"] is False
+    for o in ops:
+        assert o["instructions"] == sum(o["mnemonics"].values()) > 0
+        assert o["simulated"] is True
+    tot = data["total"]
+    assert tot["cycles"] == sum(o["cycles"] for o in ops)
+    assert tot["latency_ms"] == pytest.approx(tot["cycles"] / 50e3)
+    assert tot["macs"] == 6 * 6 * 4 * 9 * 2 + 144 * 5
+    assert "CONV_2D" in r.output and "total" in r.output
+
+
+def test_arena_command(tmp_path):
+    jf = tmp_path / "a.json"
+    r = _invoke(["arena", str(shared_model("ad")), "--json", str(jf)])
+    assert r.exit_code == 0, r.output
+    plan = json.loads(jf.read_text())
+    assert plan["total_bytes"] == plan["head_bytes"] + plan["tail_bytes"]
+    assert all(b["offset"] % 16 == 0 for b in plan["buffers"])
