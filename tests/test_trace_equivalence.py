@@ -1,0 +1,132 @@
+"""One kernel source, two runs: the traced run (armsim.kernel.Tracer, plain Python with
+recording ops) must execute exactly what the counted run (numba) counts.
+
+For each run pair: identical outputs, identical memory, the identical state vector
+(per-mnemonic counts, taken branches, Q/GE flags, class pairs, stack beats, per-region
+traffic), and one trace record per counted instruction.
+
+Coverage: a small kernel of this file (calls, an inlined helper, loads/stores in two
+regions, Q and GE flags, taken and not-taken branches), then every case file of
+../shared/cmsis_nn_vectors on the simd and scalar paths.  The traced run costs about
+20-50 microseconds per instruction, so vector cases whose counted run executes more than
+TRACE_CAP instructions are reported as skipped with their count (set ARMSIM_TRACE_CAP to
+trace them all); every case runs counted either way.
+"""
+import os
+
+import numpy as np
+import pytest
+
+from armsim import machine
+from armsim.kernel import Tracer, kernel, run
+from armsim.ops import (add, bcc, bl, cmp, it, ldr, ldrsb, mov, pop_pc, push, sadd8, sel,
+                        smlad, ssat, str_, strb, sub, sxtb16)
+from kernels import harness
+
+from conftest import VECTORS, load_case
+
+TRACE_CAP = int(os.environ.get("ARMSIM_TRACE_CAP", 40_000))
+
+
+# --- a small kernel of our own -------------------------------------------------------------
+
+@kernel(inline=True)
+def _clamp_s8(m, x):
+    return ssat(m, x, 8, 0)                      # SSAT Rd, #8, Rn (sets Q when it clips)
+
+
+@kernel
+def _dot4(m, a, w):
+    push(m, 2)
+    x = ldr(m, a)
+    k = ldr(m, w)
+    acc = smlad(m, sxtb16(m, x, 8), sxtb16(m, k, 8), 0)
+    acc = smlad(m, sxtb16(m, x, 0), sxtb16(m, k, 0), acc)
+    pop_pc(m, 2)
+    return acc
+
+
+@kernel
+def _toy(m, src, weights, dst, n):
+    """dst[i] = clamp(dot4(src, weights[i]) >> 4) for n rows, then a byte-wise max of the
+    first two outputs through SADD8/SEL (GE flags)."""
+    push(m, 4)
+    i = mov(m, 0)
+    while True:
+        bl(m)
+        acc = _dot4(m, src, weights + 4 * i)
+        strb(m, dst + i, _clamp_s8(m, acc >> 4))
+        i = add(m, i, 1)
+        cmp(m, i, n)
+        more = i < n
+        bcc(m, more)
+        if not more:
+            break
+    a = ldr(m, dst)
+    b = ldrsb(m, dst + 1)
+    sadd8(m, a, sub(m, 0, b))
+    it(m)
+    str_(m, dst + 8, sel(m, a, b))
+    pop_pc(m, 4)
+    return i
+
+
+def _toy_machine():
+    rng = np.random.default_rng(7)
+    mem = machine.Memory()
+    mem.region("sram", machine.SRAM_BASE, 0).region("flash", machine.FLASH_BASE, 0)
+    src = mem.place("sram", rng.integers(-128, 128, 4, dtype=np.int8))
+    weights = mem.place("flash", rng.integers(-128, 128, 4 * 6, dtype=np.int8))
+    dst = mem.place("sram", 16)
+    return machine.build(mem), (src, weights, dst, 6)
+
+
+def assert_same_run(fast_m, traced_m):
+    assert np.array_equal(fast_m.mem, traced_m.mem)
+    assert np.array_equal(fast_m.st, traced_m.st)
+
+
+def test_own_kernel_traced_equals_counted():
+    fast_m, args = _toy_machine()
+    traced_m, _ = _toy_machine()
+    tracer = Tracer()
+    assert run(_toy, fast_m, *args) == run(_toy, traced_m, *args, tracer=tracer) == 6
+    assert_same_run(fast_m, traced_m)
+    assert len(tracer.records) == sum(machine.counts(fast_m).values())
+    assert fast_m.st[machine.Q_FLAG] == 1            # the clamp clipped: Q is part of the state
+    assert fast_m.st[machine.TAKEN] > 0
+    functions = {r.function for r in tracer.records}
+    assert {"_toy", "_dot4", "_clamp_s8"} <= functions
+    first_smlad = next(r for r in tracer.records if r.mnemonic == "smlad")
+    assert first_smlad.function == "_dot4" and len(first_smlad.operands) == 3
+
+
+def test_a_different_run_is_detected():
+    """The comparison has teeth: one more row changes memory and counts."""
+    fast_m, args = _toy_machine()
+    traced_m, _ = _toy_machine()
+    run(_toy, fast_m, *args)
+    run(_toy, traced_m, *args[:3], 5, tracer=Tracer())
+    with pytest.raises(AssertionError):
+        assert_same_run(fast_m, traced_m)
+
+
+# --- every vector case -----------------------------------------------------------------
+
+CASES = sorted(VECTORS.glob("*.json"))
+
+
+@pytest.mark.parametrize("path", ["simd", "scalar"])
+@pytest.mark.parametrize("case_file", CASES, ids=lambda p: p.stem)
+def test_vector_case_traced_equals_counted(case_file, path):
+    case = load_case(case_file)
+    fast = harness.run_case(case, path)
+    n = fast.instructions
+    if n > TRACE_CAP:
+        pytest.skip(f"{n} instructions > TRACE_CAP {TRACE_CAP} (ARMSIM_TRACE_CAP to trace)")
+    tracer = Tracer(limit=TRACE_CAP + 1)
+    traced = harness.run_case(case, path, tracer=tracer)
+    assert traced.kernel_path == fast.kernel_path
+    assert np.array_equal(traced.output, fast.output)
+    assert_same_run(fast.m, traced.m)
+    assert len(tracer.records) == n
