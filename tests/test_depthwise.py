@@ -232,3 +232,34 @@ def test_wrapper_own_instructions(file, path):
     own = run_case(case, path).instructions - \
         run_case(case, path, function=case["wrapper_dispatch"]).instructions
     assert abs(own - measured) <= max(3, 0.1 * measured), (own, measured)
+
+
+@pytest.mark.parametrize("ch_mult,n,dilation", [(4, 1, 1), (8, 1, 1), (4, 2, 1), (4, 1, 2)])
+def test_channel_multiplier_of_four(ch_mult, n, dilation):
+    """depthwise_conv_s8_mult_4 (ch_mult % 4 == 0, batch 1, no dilation) and the generic
+    loop for the other cases, against the oracle on both paths."""
+    rng = np.random.default_rng(ch_mult * 10 + n + dilation)
+    in_c, h, w, fh, fw = 3, 6, 5, 3, 2
+    out_c = in_c * ch_mult
+    out_h = (h + 2 - dilation * (fh - 1) - 1) // 1 + 1
+    out_w = (w + 0 - dilation * (fw - 1) - 1) // 2 + 1
+    case = {
+        "case": "mult4", "family": "depthwise_conv", "function": family.GENERIC,
+        "input_dims": {"n": n, "h": h, "w": w, "c": in_c},
+        "filter_dims": {"n": 1, "h": fh, "w": fw, "c": out_c},
+        "output_dims": {"n": n, "h": out_h, "w": out_w, "c": out_c},
+        "dw_conv_params": {"input_offset": 11, "output_offset": -5, "ch_mult": ch_mult,
+                           "stride": {"h": 1, "w": 2}, "padding": {"h": 1, "w": 0},
+                           "dilation": {"h": dilation, "w": dilation},
+                           "activation": {"min": -100, "max": 110}},
+        "input": rng.integers(-128, 128, n * h * w * in_c).tolist(),
+        "weights": rng.integers(-128, 128, fh * fw * out_c).tolist(),
+        "bias": rng.integers(-5000, 5000, out_c).tolist(), "bias_is_null": False,
+        "output_mult": rng.integers(1 << 30, (1 << 31) - 1, out_c).tolist(),
+        "output_shift": rng.integers(-9, 2, out_c).tolist(),
+    }
+    want = oracle.depthwise_conv(case).astype(np.int8).ravel()
+    for path in ("simd", "scalar"):
+        r = run_case(case, path)
+        assert r.kernel_path == [family.WRAPPER, family.GENERIC]
+        assert np.array_equal(r.output, want), path

@@ -19,7 +19,7 @@ them (`ldr_sp`) and computes the tap window (MAX/MIN with IT), per tap it comput
 indices with MLA and loads input and weight with LDRSB.
 """
 from armsim.kernel import kernel
-from armsim.ops import (add, asr, b, bcc, cbz, cmp, it, ldr, ldr_sp, ldrd_sp, ldrsb, lsl, mla,
+from armsim.ops import (add, b, bcc, cbz, cmp, it, ldr, ldr_sp, ldrd_sp, ldrsb, lsl, mla,
                         mov, mul, pop_pc, push, rsb, sdiv, str_sp, strb, strd_sp, sub)
 from kernels.cmsis_nn.arm_nn_requantize import arm_nn_requantize
 

@@ -18,7 +18,7 @@ loop has more live values than registers; the spilled ones are reloaded per iter
 (`ldr_sp`).
 """
 from armsim.kernel import kernel
-from armsim.ops import (add, asr, b, bcc, bl, cbz, cmp, it, ldr, ldr_sp, ldrd, ldrd_sp, ldrh,
+from armsim.ops import (add, b, bcc, bl, cbz, cmp, it, ldr, ldr_sp, ldrd, ldrd_sp, ldrh,
                         ldrsb, ldrsh, lsl, lsr, mla, mov, mul, pkhbt, pkhtb, pop, pop_pc, push, ror,
                         smlabb, smlad, str_sp, strd_sp, sub, sxtb16, uxth)
 from kernels.cmsis_nn.arm_depthwise_conv_get_buffer_sizes_s8 import \
