@@ -30,7 +30,7 @@ from armsim.ops import (add, and_, asr, bcc, cmp, it, ldr, ldr_sp, ldrsb, lsl, l
 from .arm_nn_requantize_invariant import requantize_in_loop, requantize_setup
 
 
-@kernel(inline=True)
+@kernel
 def _add_requantized(m, input_1, input_2, input_1_mult, q1, input_2_mult, q2, out_mult, qo,
                      out_offset, out_activation_min, out_activation_max):
     """The part shared by every element: requantize both inputs, add, requantize, clamp.

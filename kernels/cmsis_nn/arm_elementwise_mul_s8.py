@@ -23,7 +23,7 @@ from armsim.ops import (add, and_, asr, bcc, cmp, it, ldr, ldr_sp, ldrsb, mov, m
 from .arm_nn_requantize_invariant import requantize_in_loop, requantize_setup
 
 
-@kernel(inline=True)
+@kernel
 def _mul_requantized(m, mul_res, out_mult, qo, out_offset, out_activation_min,
                      out_activation_max):
     mul_res = requantize_in_loop(m, mul_res, out_mult, qo[0], qo[1], qo[2], qo[3])

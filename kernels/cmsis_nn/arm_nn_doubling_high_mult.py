@@ -21,7 +21,7 @@ from armsim.ops import (adc, add, bcc, carry_of_add, cmp, eor, it, ldr_lit, lsr,
                         orr, smlal)
 
 
-@kernel(inline=True)
+@kernel
 def arm_nn_doubling_high_mult(m, m1, m2, m2_is_constant):
     lo = mov(m, 1 << 30)                                   # int64_t mult = 1 << 30;
     hi = mov(m, 0)

@@ -34,7 +34,7 @@ def _select_if_non_zero(m, result, remainder, bit, constant):
     return eor(m, result, and_(m, eor(m, product, result), mask))
 
 
-@kernel(inline=True)
+@kernel
 def arm_nn_exp_on_negative_values(m, val):
     val_mod_minus_quarter = sub(m, ubfx(m, val, 0, 24), 1 << 24)   # (val & ((1 << 24) - 1)) - (1 << 24)
     remainder = sub(m, val_mod_minus_quarter, val)                  # val_mod_minus_quarter - val

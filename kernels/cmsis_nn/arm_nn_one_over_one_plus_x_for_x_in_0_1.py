@@ -17,7 +17,7 @@ from .arm_nn_doubling_high_mult import arm_nn_doubling_high_mult
 from .arm_nn_mult_by_power_of_two import arm_nn_mult_by_power_of_two
 
 
-@kernel(inline=True)
+@kernel
 def arm_nn_one_over_one_plus_x_for_x_in_0_1(m, val):
     hi = asr(m, val, 31)                                   # (int64_t)val
     carry = carry_of_add(val, 0x7FFFFFFF)

@@ -34,7 +34,7 @@ from .arm_nn_requantize import arm_nn_requantize
 from .arm_nn_requantize_invariant import requantize_in_loop, requantize_setup
 
 
-@kernel(inline=True)
+@kernel
 def _two_rows_step(m, lhs_vec, rhs_0_ptr, rhs_1_ptr, acc_0, acc_1, lhs_offset_s16x2,
                    rhs_offset_s16x2, has_rhs_offset):
     """One column step (4 columns) of two rows; pointers as addresses, no update."""
@@ -62,7 +62,7 @@ def _two_rows_step(m, lhs_vec, rhs_0_ptr, rhs_1_ptr, acc_0, acc_1, lhs_offset_s1
     return acc_0, acc_1
 
 
-@kernel(inline=True)
+@kernel
 def _one_row_step(m, lhs_vec, rhs_ptr, acc_0, lhs_offset_s16x2, rhs_offset_s16x2,
                   has_rhs_offset):
     vec_0 = ldr(m, lhs_vec)
@@ -80,7 +80,7 @@ def _one_row_step(m, lhs_vec, rhs_ptr, acc_0, lhs_offset_s16x2, rhs_offset_s16x2
     return acc_0
 
 
-@kernel(inline=True)
+@kernel
 def _dsp_columns(m, lhs_vec, rhs_0_ptr, rhs_1_ptr, acc_0, acc_1, col_loop_cnt,
                  lhs_offset_s16x2, rhs_offset_s16x2, has_rhs_offset, two_rows):
     """for (j = col_loop_cnt; j != 0; j--) {...} unrolled by 4 (GCC unroll-loops):
@@ -159,7 +159,7 @@ def _clamp_store(m, acc, dst, dst_offset, activation_min, activation_max):
     strb(m, dst, acc)                                         # *dst = (int8_t)acc;
 
 
-@kernel(inline=True)
+@kernel
 def vec_mat_mult_t_body(m, lhs, rhs, bias, dst, lhs_offset, dst_offset, dst_multiplier,
                         dst_shift, rhs_cols, rhs_rows, activation_min, activation_max,
                         address_offset, rhs_offset, per_channel):
