@@ -347,12 +347,26 @@ def render_record(i, r):
     return text
 
 
-def render_trace(records, max_lines=None):
+def start_index(records, start_at=None, before=10):
+    """Index of the first record shown: `before` instructions ahead of the first
+    `start_at` mnemonic (0 without one)."""
+    if not start_at:
+        return 0
+    for k, r in enumerate(records):
+        if r.mnemonic == start_at.lower() or r.op == start_at.lower():
+            return max(0, k - before)
+    raise TraceError(f"--start-at {start_at}: this run executes no {start_at.upper()}")
+
+
+def render_trace(records, max_lines=None, start=0):
     lines = []
-    shown = records if max_lines is None else records[:max_lines]
+    stop = len(records) if max_lines is None else min(len(records), start + max_lines)
+    shown = records[start:stop]
     last = None
     base = min((r.depth for r in records), default=0)
-    for i, r in enumerate(shown, 1):
+    if start:
+        lines.append(f"  ... {start} instructions before (--start-at)")
+    for i, r in enumerate(shown, start + 1):
         stmt, where = statement(r)
         if r.function != last:
             lines.append(f"  -- in {r.function}" + ("" if r.depth == base else
@@ -360,8 +374,8 @@ def render_trace(records, max_lines=None):
             last = r.function
         lines.append(render_record(i, r))
         lines.append(f"{'':14}{stmt:<64} {where}")
-    if max_lines is not None and len(records) > max_lines:
-        lines.append(f"  ... {len(records) - max_lines} more instructions (--max-lines)")
+    if stop < len(records):
+        lines.append(f"  ... {len(records) - stop} more instructions (--max-lines)")
     return lines
 
 
@@ -415,14 +429,14 @@ def trace_case(case_path, path="simd"):
     return case, res, tracer.records, fast
 
 
-def _problem_lines(name, path, values, offset, max_lines, extra):
+def _problem_lines(name, path, values, offset, max_lines, extra, start_at=None):
     lines = []
     problem, records, m_traced, shown, data, m_fast = trace_problem(name, path, values, offset,
                                                                     **extra)
     lines.append(f"{problem.title}, path {path}")
     lines.append("registers: hex (lanes high|low: bytes for int8x4, halfwords for int16x2; loaded words both)")
     lines.append("")
-    lines += render_trace(records, max_lines)
+    lines += render_trace(records, max_lines, start_index(records, start_at))
     lines += ["", "memory after the run"] + ["  " + s for s in shown]
     counts = {}
     for p in ("simd", "scalar"):
@@ -444,12 +458,12 @@ def _problem_lines(name, path, values, offset, max_lines, extra):
     return lines
 
 
-def _case_lines(case_path, path, max_lines):
+def _case_lines(case_path, path, max_lines, start_at=None):
     case, res, records, fast = trace_case(case_path, path)
     lines = [f"{case.get('case', case_path)} ({case.get('family')}), path {path}: "
              f"{' -> '.join(res.kernel_path)}",
              "registers: hex (lanes high|low: bytes for int8x4, halfwords for int16x2; loaded words both)", ""]
-    lines += render_trace(records, max_lines)
+    lines += render_trace(records, max_lines, start_index(records, start_at))
     out = res.output
     lines += ["", f"output (int8, {out.size} values): {_fmt_list(out[:32], 4)}"
               + (" ..." if out.size > 32 else "")]
@@ -482,7 +496,9 @@ def _case_lines(case_path, path, max_lines):
               help="arm_nn_mat_mult_kernel_s8_s16: seed of the weights and columns")
 @click.option("--max-lines", default=None, type=int,
               help="show at most this many instructions (counts still cover all)")
-def trace(kernel_name, path, values, offset, out_ch, cols, seed, max_lines):
+@click.option("--start-at", metavar="MNEMONIC",
+              help="start the listing 10 instructions before the first MNEMONIC (e.g. smlad)")
+def trace(kernel_name, path, values, offset, out_ch, cols, seed, max_lines, start_at):
     """Trace KERNEL on a tiny problem: every instruction with operands and result (hex and
     lanes), the C statement it comes from, the memory written, and the counts of both paths.
 
@@ -490,13 +506,14 @@ def trace(kernel_name, path, values, offset, out_ch, cols, seed, max_lines):
     arm_nn_mat_mult_kernel_s8_s16, or a CMSIS-NN vector file (e.g. a conv case .json)."""
     try:
         if kernel_name.endswith(".json"):
-            lines = _case_lines(kernel_name, path, max_lines)
+            lines = _case_lines(kernel_name, path, max_lines, start_at)
         else:
             extra = {"out_ch": out_ch, "cols": cols, "seed": seed} \
                 if kernel_name == "arm_nn_mat_mult_kernel_s8_s16" else {}
             if kernel_name == "arm_nn_mat_mult_kernel_s8_s16" and not (1 <= out_ch <= 16 and 1 <= cols <= 64):
                 raise TraceError("--out-ch 1..16 and --cols 1..64 keep the trace readable")
-            lines = _problem_lines(kernel_name, path, values, offset, max_lines, extra)
+            lines = _problem_lines(kernel_name, path, values, offset, max_lines, extra,
+                                   start_at)
     except TraceError as e:
         raise click.ClickException(str(e)) from None
     except machine.MemoryFault as e:
