@@ -150,7 +150,10 @@ def arm_depthwise_conv_3x3_s8(m, input_x, input_y, input_ch, input, filter_w, fi
                 strd_sp(m)
                 strd_sp(m)
                 str_sp(m)
-                add(m, 0, 0)                                  # spill-slot / pointer bookkeeping
+                # Per-block bookkeeping of the compiled code (pointer/index updates, register
+                # moves, untaken checks).  No disassembly is available: the kind and number of
+                # these are fitted to the measured dsp_O2/scalar_O2 histograms of dw3x3_*.
+                add(m, 0, 0)
                 add(m, 0, 0)
                 mov(m, 0)
                 mov(m, 0)
@@ -170,7 +173,7 @@ def arm_depthwise_conv_3x3_s8(m, input_x, input_y, input_ch, input, filter_w, fi
                 while ker_h < ker_h_end:
                     for _ in range(9):                        # accumulators / pointers from their spill slots
                         ldr_sp(m)
-                    bcc(m, False)
+                    bcc(m, False)                             # (an untaken check per row, fitted like the above)
                     cbnz(m, ker_w_start != 0)                 # if (ker_w_start == 0)
                     if ker_w_start == 0:
                         if m.dsp:

@@ -229,6 +229,10 @@ def depthwise_conv_s8_generic(m, input, input_batches, input_x, input_y, input_c
                         cmp(m, i_ker_y, ker_y_end)
                         bcc(m, i_ker_y >= ker_y_end)
                         while i_ker_y < ker_y_end:
+                            # Per-row bookkeeping of the compiled loop (spills, moves, index
+                            # updates, checks): no disassembly is available, so kind and number
+                            # are fitted to the measured histograms of dw3x3_8x8x4_m2_p1 and
+                            # the scalar dw5x5_10x10x32_m1_p2 (rows and taps separated).
                             for _ in range(14):               # the row's values from their stack slots
                                 ldr_sp(m)
                             for _ in range(5):
