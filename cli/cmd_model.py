@@ -162,11 +162,13 @@ def _op_label(o):
 
 
 def _kernel_label(o):
-    parts = [p for p in o.kernel.split(" > ") if "Eval" not in p and "GetTensorShape" not in p]
-    tag = "reference" if o.reference else "cmsis-nn"
-    if not o.simulated:
-        tag = "host"
-    return f"[{tag}] " + " > ".join(parts)
+    """The kernel that did the work: the function the entry point dispatched to."""
+    from rich.markup import escape
+    parts = [p for p in o.kernel.split(" > ")
+             if "Eval" not in p and "GetTensorShape" not in p and p != "memcpy"] or ["memcpy"]
+    main = parts[1] if len(parts) > 1 and parts[0].endswith("_wrapper_s8") else parts[0]
+    tag = "host" if not o.simulated else ("ref" if o.reference else "cmsis")
+    return escape(f"{tag}: {main}")
 
 
 def _common_options(f):
