@@ -123,9 +123,13 @@ def _class_mix(profile):
 
 def _mix_chart(paths, profiles):
     """One 100% stacked bar per path: the share of each timing class."""
-    label_w, width, bar_h = 90, 900, 26
+    label_w, width, bar_h, per_row = 90, 900, 26, 10
     plot_w = width - label_w - 20
-    height = 40 + (bar_h + 12) * len(paths) + 40
+    classes_used = {CLASS_OF.get(mn, "other") for p in paths for o in profiles[p].get("ops", [])
+                    for mn in (o.get("mnemonics") or {})}
+    legend_rows = max(1, math.ceil(len(classes_used) / per_row))
+    bars_h = 10 + (bar_h + 12) * len(paths)
+    height = bars_h + 10 + 20 * legend_rows
     out = [f'<svg id="mix-chart" class="chart" xmlns="http://www.w3.org/2000/svg" '
            f'width="{width}" height="{height}" viewBox="0 0 {width} {height}" role="img" '
            f'aria-label="instruction mix">']
@@ -152,10 +156,10 @@ def _mix_chart(paths, profiles):
                 out.append(f'<text x="{x + 3:.1f}" y="{y + bar_h / 2 + 4}" class="inbar">'
                            f'{cls}</text>')
             x += w
-    ly = height - 22
     for k, cls in enumerate(used):
-        out.append(f'<rect x="{label_w + 70 * k}" y="{ly}" width="12" height="12" '
-                   f'fill="{CLASS_COLOURS.get(cls, "#999")}"/><text x="{label_w + 70 * k + 16}" '
+        lx, ly = label_w + 75 * (k % per_row), bars_h + 10 + 20 * (k // per_row)
+        out.append(f'<rect class="legend-key" x="{lx}" y="{ly}" width="12" height="12" '
+                   f'fill="{CLASS_COLOURS.get(cls, "#999")}"/><text x="{lx + 16}" '
                    f'y="{ly + 10}" class="legend">{cls}</text>')
     out.append("</svg>")
     return "\n".join(out)
