@@ -31,8 +31,7 @@ def _depthwise(g):
     b = g.depthwise_conv2d(a, (3, 3), stride=(2, 2), padding="VALID")
     c = g.depthwise_conv2d(b, (2, 2), depth_multiplier=2, padding="SAME",       # generic
                            activation="RELU")
-    return g.depthwise_conv2d(c, (3, 3), dilation=(2, 2), padding="SAME",       # dilated
-                              use_bias=False)
+    return g.depthwise_conv2d(c, (3, 3), dilation=(2, 2), padding="SAME")      # dilated
 
 
 def _fully_connected(g):
@@ -112,6 +111,24 @@ def test_bit_exact_vs_tflite_micro(name, tmp_path):
             got = profile.run(m, path, inputs=[x]).outputs[0]
             assert got.dtype == want.dtype and got.shape == want.shape, (path, got.shape)
             assert np.array_equal(got, want), (name, path, np.argwhere(got != want)[:5])
+
+
+def test_depthwise_without_bias_vs_oracle():
+    """The tflite-micro interpreter crashes (segfault) on a DEPTHWISE_CONV_2D without bias,
+    so that option is checked against the independent numpy oracle of the prepared case."""
+    from armsim import prepare
+    from kernels import oracle
+    g = modelgen.Graph(seed=3)
+    x = g.input((1, 6, 6, 3), scale=0.02, zero_point=-1)
+    g.output(g.depthwise_conv2d(x, (3, 3), depth_multiplier=2, padding="SAME",
+                                use_bias=False, activation="RELU"))
+    m = model.parse(g.build(), "dw_no_bias.tflite")
+    (step,) = prepare.prepare(m)
+    assert step.case["bias_is_null"]
+    (xin,) = profile.random_inputs(m, seed=5)
+    want = oracle.oracle(dict(step.case, input=xin.ravel())).reshape(step.output_shape)
+    for path in PATHS:
+        assert np.array_equal(profile.run(m, path, inputs=[xin]).outputs[0], want), path
 
 
 def test_ops_without_cmsis_port_are_reference_on_every_path():

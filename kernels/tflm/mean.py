@@ -97,7 +97,7 @@ def quantized_mean_s8(m, inp, out, temp_sum, d0, d1, d2, d3, axis_mask, num_outp
         push(m, 2)
         o = arm_nn_requantize(m, s, mult, shift)
         pop_pc(m, 2)
-        o = ssat(m, add(m, o, output_zp), 8)
+        o = ssat(m, add(m, o, output_zp), 8, 0)
         strb(m, out + idx, o)
         cmp(m, idx + 1, num_outputs)
         bcc(m, idx + 1 < num_outputs)

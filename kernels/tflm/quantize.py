@@ -30,7 +30,7 @@ def requantize_s8(m, inp, out, size, input_zp, output_zp, mult, shift):
         v = arm_nn_requantize(m, v, mult, shift)
         pop_pc(m, 2)
         v = add(m, v, output_zp)
-        v = ssat(m, v, 8)                               # std::min/max to int8
+        v = ssat(m, v, 8, 0)                             # std::min/max to int8
         strb(m, out + i, v)
         cmp(m, i + 1, size)
         bcc(m, i + 1 < size)
