@@ -117,6 +117,14 @@ def test_run_profile_and_json(tiny, tmp_path):
     assert tot["latency_ms"] == pytest.approx(tot["cycles"] / 50e3)
     assert tot["macs"] == 6 * 6 * 4 * 9 * 2 + 144 * 5
     assert "CONV_2D" in r.output and "total" in r.output
+    hf, cj = tmp_path / "r.html", tmp_path / "c.json"
+    r = _invoke(["compare", str(tiny), "--input", str(xf), "--json", str(cj), "--html", str(hf)])
+    assert r.exit_code == 0, r.output
+    assert "identical on all three paths" in r.output
+    both = json.loads(cj.read_text())
+    assert set(both) == {"simd", "scalar", "reference"}
+    assert both["simd"]["ops"][0]["cycles"] < both["reference"]["ops"][0]["cycles"]
+    assert hf.read_text().lstrip().startswith("<!DOCTYPE html>")
 
 
 def test_arena_command(tmp_path):
