@@ -147,7 +147,8 @@ def _reference_only(step, values, path, toolchain, tracer=None):
     addr["output"] = mem.place("sram", max(out_count, 1))
     scratch = int(step.case.get("scratch_bytes", 0))
     addr["scratch"] = mem.place("sram", scratch) if scratch else 0
-    m = machine.build(mem, dsp=path == "simd", armclang=toolchain == "armclang")
+    # the reference build runs on the Cortex-M4 (ARMv7E-M newlib), like the simd build
+    m = machine.build(mem, dsp=path != "scalar", armclang=toolchain == "armclang")
     try:
         chain = module.run_reference(m, step.case, addr, tracer)
     except machine.MemoryFault as fault:
@@ -182,7 +183,7 @@ def run_step(step, values, path, toolchain, tracer=None):
     sram_size = int(m.rtab[names.index("sram"), 1]) if "sram" in names else 0
     ranks = [min(len(step.output_shape) or 1, max(sram_size // 4, 1))]
     chain = list(chain) + eval_glue.run_glue(m, step.op if step.op != "SQUEEZE" else "RESHAPE",
-                                             kind, ranks, scratch, tracer)
+                                             kind, ranks, scratch, path != "scalar", tracer)
     return m, names, chain, out
 
 

@@ -326,8 +326,12 @@ def arena(model, path, toolchain, json_file):
                     f"{_fmt(plan.tail)} = {_fmt(plan.total)} bytes")
     for col in ("buffer", "kind", "bytes", "offset", "first op", "last op"):
         t.add_column(col, justify="left" if col in ("buffer", "kind") else "right")
+    from rich.markup import escape
     for b in sorted(plan.buffers, key=lambda b: (b.offset, b.first)):
-        t.add_row(b.name, b.kind, _fmt(b.size), _fmt(b.offset), str(b.first), str(b.last))
+        name = b.name if len(b.name) <= 48 else b.name[:22] + "..." + b.name[-23:]
+        label = f"t{b.tensor} {name}" if b.kind == "tensor" else name
+        t.add_row(escape(label), b.kind, _fmt(b.size), _fmt(b.offset), str(b.first),
+                  str(b.last))
     con = _console()
     con.print(t)
     con.print("tail: " + ", ".join(f"{k} {_fmt(v)}" for k, v in plan.tail_parts.items()))

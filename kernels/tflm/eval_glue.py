@@ -108,16 +108,18 @@ def glue_function(m, size):
     return 0
 
 
-def run_glue(m, op, kind, dims_of_shapes, scratch_sram, tracer=None):
+def run_glue(m, op, kind, dims_of_shapes, scratch_sram, m4_build, tracer=None):
     """Execute the Eval glue of `op` ("cmsis" or "reference" kernel) on machine `m`.
 
+    `m4_build`: TFLM compiled for the Cortex-M4 (simd and reference paths) rather than the
+    Cortex-M3 (scalar path); the glue's size differs slightly between the two.
     `dims_of_shapes` lists the rank of each tensor shape the Eval builds (RuntimeShape's
     dims copied by memcpy: 4 bytes per dim); `scratch_sram` is a 16-byte SRAM scratch
     address for those copies.  Returns the glue function names executed."""
     key = (op, kind)
     if key not in EVAL_BODY:
         return []
-    body = EVAL_BODY[key][0 if m.dsp else 1]
+    body = EVAL_BODY[key][0 if m4_build else 1]
     n_in, n_out, n_shapes, n_scratch = CALLS[key]
     names = []
     if body:
@@ -125,7 +127,7 @@ def run_glue(m, op, kind, dims_of_shapes, scratch_sram, tracer=None):
         names.append(f"{op.lower()} Eval")
     for _ in range(n_in + n_out):
         run(glue_function, m, MICRO_CONTEXT_GET_EVAL_TENSOR, tracer=tracer)
-        run(glue_function, m, GET_EVAL_TENSOR[bool(m.dsp)], tracer=tracer)
+        run(glue_function, m, GET_EVAL_TENSOR[bool(m4_build)], tracer=tracer)
     for _ in range(n_in):
         run(glue_function, m, GET_EVAL_INPUT, tracer=tracer)
     for _ in range(n_out):
