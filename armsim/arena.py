@@ -136,8 +136,9 @@ def scratch_bytes(step, path, toolchain="gcc"):
         return 0
     if step.reference_only:
         return int(step.case.get("scratch_bytes", 0))   # MEAN's int32 temp_sum
-    module = harness.family_module(step.family)
-    return int(module.buffer_size(step.case, path == "simd", toolchain == "armclang"))
+    case = step.extra.get("cmsis_case", step.case)
+    module = harness.family_module(case["family"])
+    return int(module.buffer_size(case, path == "simd", toolchain == "armclang"))
 
 
 def plan(model, steps, path="simd", toolchain="gcc"):
@@ -172,6 +173,11 @@ def plan(model, steps, path="simd", toolchain="gcc"):
             n_scratch += 1
             buffers.append(Buffer(f"scratch of op {step.index} {step.op}", "scratch",
                                   step.index, size, step.index, step.index))
+        extra = step.extra.get("extra_scratch", 0) if path != "reference" else 0
+        if extra:          # FULLY_CONNECTED as conv 1x1: per-channel copies of the quant params
+            n_scratch += 1
+            buffers.append(Buffer(f"quant params of op {step.index} {step.op}", "scratch",
+                                  step.index, extra, step.index, step.index))
     head = greedy_plan(buffers)
     parts = {
         "framework": FRAMEWORK,

@@ -318,8 +318,30 @@ def _fully_connected(model, op):
         except QuantizationError as e:
             raise _err(model, op, str(e)) from None
         case["quant_params"] = {"per_channel": False, "multiplier": q, "shift": s}
-    return Step(op.index, op.op, "fully_connected", False, case, {"input": inp.index},
+    step = Step(op.index, op.op, "fully_connected", False, case, {"input": inp.index},
                 out.index, out.shape, batches * units * depth)
+    if len(out.shape) > 2 and depth % 4 == 0 and _zp(filt) == 0:
+        # cmsis_nn/fully_connected.cc: an output of more than 2 dims with a depth that is a
+        # multiple of 4 runs as arm_convolve_1x1_s8_fast (per-tensor quantization is faked
+        # per channel in an extra scratch buffer of 2 * 4 * output_depth bytes)
+        if per_channel:
+            mults, shifts = case["output_mult"], case["output_shift"]
+        else:
+            q = case["quant_params"]
+            mults, shifts = [q["multiplier"]] * units, [q["shift"]] * units
+        conv = {
+            "case": case["case"], "family": "conv", "groups": 1,
+            "input_dims": case["input_dims"], "filter_dims": {"n": units, "h": 1, "w": 1, "c": depth},
+            "output_dims": case["output_dims"],
+            "conv_params": {"input_offset": -_zp(inp), "output_offset": _zp(out),
+                            "stride": {"h": 1, "w": 1}, "padding": {"h": 0, "w": 0},
+                            "dilation": {"h": 1, "w": 1}, "activation": {"min": lo, "max": hi}},
+            "bias_is_null": null, "weights": case["weights"], "bias": bias_v,
+            "output_mult": mults, "output_shift": shifts,
+        }
+        step.extra = {"cmsis_case": conv, "cmsis_function": "arm_convolve_1x1_s8_fast",
+                      "extra_scratch": 0 if per_channel else 2 * 4 * units}
+    return step
 
 
 def _pool(model, op):

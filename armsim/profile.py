@@ -168,11 +168,14 @@ def run_step(step, values, path, toolchain, tracer=None):
         m, names, chain, out = _reference_only(step, values, path, toolchain, tracer)
         kind = "reference"
     else:
-        case = dict(step.case)
+        cmsis = path != "reference"
+        case = dict(step.extra["cmsis_case"] if cmsis and "cmsis_case" in step.extra
+                    else step.case)
         case["input"] = values[step.inputs["input"]].ravel()
         if "input2" in step.inputs:
             case["input2"] = values[step.inputs["input2"]].ravel()
-        function = TFLM_ENTRY.get(step.family) if path != "reference" else None
+        function = (step.extra.get("cmsis_function") or TFLM_ENTRY.get(case["family"])) \
+            if cmsis else None
         try:
             res = harness.run_case(case, path, toolchain, function=function, tracer=tracer)
         except harness.CaseError as e:

@@ -41,6 +41,13 @@ def _fully_connected(g):
     return g.fully_connected(y, 3, use_bias=False, keep_num_dims=True)
 
 
+def _fc_batched(g):
+    """An output of more than 2 dims: depth % 4 == 0 runs as arm_convolve_1x1_s8_fast."""
+    x = g.input((1, 3, 8), scale=0.04, zero_point=-6)
+    y = g.fully_connected(x, 5, keep_num_dims=True, activation="RELU")
+    return g.fully_connected(y, 4, keep_num_dims=True)
+
+
 def _pooling(g):
     x = g.input((1, 9, 9, 3), scale=0.1, zero_point=-4)
     a = g.average_pool2d(x, (3, 3), stride=(2, 2), padding="SAME")
@@ -89,7 +96,7 @@ def _float_interface(g):
 
 
 BUILDERS = {f.__name__.strip("_"): f for f in (
-    _conv_options, _conv_1xn_grouped, _depthwise, _fully_connected, _pooling, _softmax,
+    _conv_options, _conv_1xn_grouped, _depthwise, _fully_connected, _fc_batched, _pooling, _softmax,
     _add_mul, _mean, _shape_ops, _float_interface)}
 
 
@@ -129,6 +136,12 @@ def test_depthwise_without_bias_vs_oracle():
     want = oracle.oracle(dict(step.case, input=xin.ravel())).reshape(step.output_shape)
     for path in PATHS:
         assert np.array_equal(profile.run(m, path, inputs=[xin]).outputs[0], want), path
+
+
+def test_batched_fully_connected_runs_as_conv_1x1():
+    m = model.parse(_build(_fc_batched, 1), "fc_batched.tflite")
+    kernels = [o.kernel.split(" > ")[0] for o in profile.run(m, "simd").ops]
+    assert kernels == ["arm_convolve_1x1_s8_fast", "arm_fully_connected_wrapper_s8"]
 
 
 def test_ops_without_cmsis_port_are_reference_on_every_path():
