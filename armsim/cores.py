@@ -24,7 +24,7 @@ whose condition fails (the kernels do not issue them), bus contention, branch-ta
 alignment, unaligned accesses, interrupts.  The stack (PUSH/POP, stack slots) is assumed in
 zero-wait-state RAM.
 """
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -69,7 +69,6 @@ class Core:
     taken_branch_refill: int      # cycles added by each taken branch
     dual_issue: DualIssue = None
     source: str = ""
-    notes: tuple = field(default_factory=tuple)
 
 
 CORTEX_M4 = Core(

@@ -7,7 +7,7 @@ traffic), and one trace record per counted instruction.
 
 Coverage: a small kernel of this file (calls, an inlined helper, loads/stores in two
 regions, Q and GE flags, taken and not-taken branches), then every case file of
-../shared/cmsis_nn_vectors on the simd and scalar paths.  The traced run costs about
+../shared/cmsis_nn_vectors on the simd, scalar and reference paths.  The traced run costs about
 20-50 microseconds per instruction, so vector cases whose counted run executes more than
 TRACE_CAP instructions are reported as skipped with their count (set ARMSIM_TRACE_CAP to
 trace them all); every case runs counted either way.
@@ -116,7 +116,7 @@ def test_a_different_run_is_detected():
 CASES = sorted(VECTORS.glob("*.json"))
 
 
-@pytest.mark.parametrize("path", ["simd", "scalar"])
+@pytest.mark.parametrize("path", harness.PATHS)
 @pytest.mark.parametrize("case_file", CASES, ids=lambda p: p.stem)
 def test_vector_case_traced_equals_counted(case_file, path):
     case = load_case(case_file)
