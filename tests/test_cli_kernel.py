@@ -67,6 +67,16 @@ def test_scalar_path_compares_with_scalar_build(tmp_path):
     assert "smlad" not in report["mnemonics"]          # no DSP instruction on the plain-C path
 
 
+def test_reference_path_has_no_measured_build(tmp_path):
+    out = tmp_path / "r.json"
+    result = invoke(CASE, "--path", "reference", "--json", out)
+    assert result.exit_code == 0, result.output
+    report = json.loads(out.read_text())
+    assert report["path"] == "reference" and report["bit_exact"] is True
+    assert report["measured"] is None                  # measurements are of CMSIS-NN builds
+    assert report["instructions"] == sum(report["mnemonics"].values()) > 0
+
+
 def test_core_and_wait_states_change_cycles_not_counts(simd_report, tmp_path):
     _, m4 = simd_report
     out = tmp_path / "m7.json"
