@@ -26,6 +26,7 @@ from kernels.cmsis_nn.arm_nn_requantize import arm_nn_requantize
 @kernel
 def quantized_mean_s8(m, inp, out, temp_sum, d0, d1, d2, d3, axis_mask, num_outputs,
                       n_in_axis, input_zp, output_zp, mult, shift):
+    bl(m)
     push(m, 9)
     for idx in range(num_outputs):                       # reset output and temp_sum
         strb(m, out + idx, 0)
@@ -111,7 +112,6 @@ def run_reference(m, case, addr, tracer=None):
     mask = 0
     for a in case["axes"]:
         mask |= 1 << (a + lead)
-    bl(m)
     run(quantized_mean_s8, m, addr["input"], addr["output"], addr["scratch"], *shape, mask,
         case["output_size"], case["num_elements_in_axis"], case["input_zp"],
         case["output_zp"], case["multiplier"], case["shift"], tracer=tracer)

@@ -31,6 +31,7 @@ def _outside(m, v, left, end):
 @kernel
 def pad_impl_s8(m, in_ptr, out_ptr, ob, oh, ow, od, lb, lh, lw, ld, rb, rh, rw, rd,
                 pad_value):
+    bl(m)
     push(m, 9)
     end_b = sub(m, ob, rb)
     end_h = sub(m, oh, rh)
@@ -72,7 +73,6 @@ def run_reference(m, case, addr, tracer=None):
     b, h, w, d = case["input_shape"]
     lb, lh, lw, ld = case["before"]
     rb, rh, rw, rd = case["after"]
-    bl(m)
     run(pad_impl_s8, m, addr["input"], addr["output"], b + lb + rb, h + lh + rh, w + lw + rw,
         d + ld + rd, lb, lh, lw, ld, rb, rh, rw, rd, case["pad_value"], tracer=tracer)
     return ["PadImpl<int8_t>"]

@@ -22,6 +22,7 @@ from kernels.cmsis_nn.arm_nn_requantize import arm_nn_requantize
 
 @kernel
 def requantize_s8(m, inp, out, size, input_zp, output_zp, mult, shift):
+    bl(m)
     push(m, 6)
     for i in range(size):
         v = sub(m, ldrsb(m, inp + i), input_zp)        # input_data[i] - input_zeropoint
@@ -39,7 +40,6 @@ def requantize_s8(m, inp, out, size, input_zp, output_zp, mult, shift):
 
 
 def run_reference(m, case, addr, tracer=None):
-    bl(m)
     run(requantize_s8, m, addr["input"], addr["output"], case["size"], case["input_zp"],
         case["output_zp"], case["multiplier"], case["shift"], tracer=tracer)
     return ["Requantize<int8_t, int8_t>"]
