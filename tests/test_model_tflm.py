@@ -159,3 +159,23 @@ def test_float_quantize_is_marked_not_simulated():
     assert flags == [("QUANTIZE", False, True), ("FULLY_CONNECTED", True, False),
                      ("DEQUANTIZE", False, True)]
     assert prof.ops[0].instructions == 0 and prof.ops[1].instructions > 0
+
+
+@pytest.mark.parametrize("name", ["shape_ops", "mean"])
+def test_traced_run_equals_counted_run(name):
+    """The reference-only ports and the Eval glue trace exactly what they count."""
+    from armsim import machine, prepare
+    from armsim.kernel import Tracer
+    m = model.parse(_build(BUILDERS[name], 2), f"{name}.tflite")
+    (x,) = profile.random_inputs(m, seed=4)
+    values = {m.inputs[0]: x}
+    for step in prepare.prepare(m):
+        if step.host:
+            continue
+        tracer = Tracer()
+        mt, _, _, out_t = profile.run_step(step, values, "simd", "gcc", tracer=tracer)
+        mc, _, _, out_c = profile.run_step(step, values, "simd", "gcc")
+        assert np.array_equal(out_t, out_c)
+        assert machine.counts(mt) == machine.counts(mc)
+        assert len(tracer.records) == sum(machine.counts(mc).values())
+        values[step.output] = np.asarray(out_c).reshape(step.output_shape)
