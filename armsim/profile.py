@@ -186,7 +186,8 @@ def run_step(step, values, path, toolchain, tracer=None):
     sram_size = int(m.rtab[names.index("sram"), 1]) if "sram" in names else 0
     ranks = [min(len(step.output_shape) or 1, max(sram_size // 4, 1))]
     chain = list(chain) + eval_glue.run_glue(m, step.op if step.op != "SQUEEZE" else "RESHAPE",
-                                             kind, ranks, scratch, path != "scalar", tracer)
+                                             kind, ranks, scratch, path != "scalar", tracer,
+                                             len(step.inputs.get("inputs", ())))
     return m, names, chain, out
 
 
