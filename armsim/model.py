@@ -60,6 +60,8 @@ _OPTION_FIELDS = {
     "ConcatenationOptions": ("Axis", "FusedActivationFunction"),
 }
 _TFL_IDENTIFIER = b"TFL3"
+# a sanity bound on one tensor (64 Mi elements): larger shapes are corrupt for a Cortex-M
+MAX_TENSOR_ELEMENTS = 1 << 26
 
 
 class ModelError(ValueError):
@@ -187,6 +189,10 @@ def _decode(buf, path, name):
         ttype = _TYPES.get(t.Type())
         if ttype is None:
             raise ModelError(f"{what}: unknown tensor type code {t.Type()}")
+        elements = int(np.prod(shape, dtype=np.float64)) if shape else 1
+        if elements > MAX_TENSOR_ELEMENTS:
+            raise ModelError(f"{what}: shape {list(shape)} has {elements} elements, more than "
+                             f"any microcontroller memory holds (limit {MAX_TENSOR_ELEMENTS})")
         b = t.Buffer()
         if b < 0 or b >= n_buffers:
             raise ModelError(f"{what}: buffer index {b} out of range (model has {n_buffers} "

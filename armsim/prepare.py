@@ -184,8 +184,28 @@ def _prepare_op(model, op):
         fn = _PREPARE[name]
     except KeyError:
         raise _err(model, op, "op not supported") from None
-    step = fn(model, op)
-    return step
+    _check_options(model, op)
+    try:
+        return fn(model, op)
+    except ModelError:
+        raise
+    except (ArithmeticError, IndexError, KeyError, TypeError, ValueError) as e:
+        # anything the explicit checks above did not name: still one line naming the op
+        raise _err(model, op, f"invalid parameters ({type(e).__name__}: {e})") from None
+
+
+def _check_options(model, op):
+    """Option ranges TFLM's Prepare assumes (strides, dilations, filter sizes, padding)."""
+    o = op.options
+    for key in ("StrideW", "StrideH", "DilationWFactor", "DilationHFactor", "FilterWidth",
+                "FilterHeight", "DepthMultiplier"):
+        if key in o and o[key] < 1:
+            raise _err(model, op, f"option {key} = {o[key]} must be >= 1")
+    if "Padding" in o and o["Padding"] not in (0, 1):
+        raise _err(model, op, f"unknown padding code {o['Padding']}")
+    if "FusedActivationFunction" in o and o["FusedActivationFunction"] not in _ACT:
+        raise _err(model, op, f"unsupported fused activation code "
+                              f"{o['FusedActivationFunction']}")
 
 
 def _conv(model, op):

@@ -140,3 +140,22 @@ def test_op_version_out_of_range(tmp_path):
         assert "version 9 not supported" in _error(tmp_path, tiny_graph().build())
     finally:
         modelgen.OP_VERSIONS[tflite.BuiltinOperator.RESHAPE] = old
+
+
+def test_corrupted_bytes_never_escape_as_other_errors(tmp_path):
+    """Seeded byte corruption anywhere in a model: loading and preparing either succeed or
+    raise ModelError, never another exception (what the CLI would show as a traceback)."""
+    data = tiny_model_bytes()
+    rng = np.random.default_rng(11)
+    outcomes = {"ok": 0, "error": 0}
+    for _ in range(300):
+        bad = bytearray(data)
+        for pos in rng.integers(0, len(bad), size=int(rng.integers(1, 4))):
+            bad[pos] = int(rng.integers(0, 256))
+        try:
+            prepare.prepare(model.parse(bytes(bad), "fuzz.tflite"))
+            outcomes["ok"] += 1
+        except model.ModelError as e:
+            assert "\n" not in str(e)
+            outcomes["error"] += 1
+    assert outcomes["error"] > 0 and outcomes["ok"] > 0
