@@ -143,6 +143,21 @@ def test_memcpy_calls_of_max_pool_are_counted():
         assert counts["bl"] == case["measured"][BUILD[path]]["calls"]["arm_max_pool_s8->memcpy"]
 
 
+def test_fc_column_loop_is_unrolled_by_gcc_only():
+    """The GCC pragma unrolls arm_nn_vec_mat_mult_t_s8's column loop by four; under Arm
+    Compiler 6 (toolchain armclang) it runs one step per iteration: same SIMD work, one
+    loop branch per step instead of per four steps."""
+    case = load_case(REFERENCE / "fc_64_32.json")
+    gcc = run_case(case, "simd", toolchain="gcc")
+    armclang = run_case(case, "simd", toolchain="armclang")
+    np.testing.assert_array_equal(armclang.output, _expected(case))
+    for mnemonic in EXACT_MNEMONICS:
+        assert armclang.counts().get(mnemonic, 0) == gcc.counts().get(mnemonic, 0)
+    row_pairs, steps = case["output_dims"]["c"] // 2, case["filter_dims"]["n"] // 4
+    # gcc: ANDS/BEQ on n % 4, then one BNE per block; armclang: one BNE per step
+    assert armclang.counts()["bcc"] - gcc.counts()["bcc"] == row_pairs * (steps - 1 - steps // 4)
+
+
 # --- the traced twin ---------------------------------------------------------------------
 
 TRACED_CASES = ("fully_connected_mve_1", "fully_connected_w_zp", "fc_per_ch",

@@ -84,10 +84,26 @@ def _one_row_step(m, lhs_vec, rhs_ptr, acc_0, lhs_offset_s16x2, rhs_offset_s16x2
 def _dsp_columns(m, lhs_vec, rhs_0_ptr, rhs_1_ptr, acc_0, acc_1, col_loop_cnt,
                  lhs_offset_s16x2, rhs_offset_s16x2, has_rhs_offset, two_rows):
     """for (j = col_loop_cnt; j != 0; j--) {...} unrolled by 4 (GCC unroll-loops):
-    n % 4 peeled steps, then blocks of 4.  Returns the advanced pointers and accumulators."""
+    n % 4 peeled steps, then blocks of 4.  Returns the advanced pointers and accumulators.
+    Arm Compiler 6 does not see the GCC pragma: one step per iteration."""
     cmp(m, col_loop_cnt, 0)
     bcc(m, col_loop_cnt == 0)
     if col_loop_cnt == 0:
+        return lhs_vec, rhs_0_ptr, rhs_1_ptr, acc_0, acc_1
+    if m.armclang:
+        j = col_loop_cnt
+        while j != 0:                                         # post-increment loads
+            if two_rows:
+                acc_0, acc_1 = _two_rows_step(m, lhs_vec, rhs_0_ptr, rhs_1_ptr, acc_0, acc_1,
+                                              lhs_offset_s16x2, rhs_offset_s16x2, has_rhs_offset)
+                rhs_1_ptr += 4
+            else:
+                acc_0 = _one_row_step(m, lhs_vec, rhs_0_ptr, acc_0, lhs_offset_s16x2,
+                                      rhs_offset_s16x2, has_rhs_offset)
+            lhs_vec += 4
+            rhs_0_ptr += 4
+            j = sub(m, j, 1)                                  # SUBS j, j, #1
+            bcc(m, j != 0)
         return lhs_vec, rhs_0_ptr, rhs_1_ptr, acc_0, acc_1
     rem = and_(m, col_loop_cnt, 3)                            # ANDS r, n, #3
     bcc(m, rem == 0)
