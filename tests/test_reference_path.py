@@ -190,13 +190,11 @@ def _model_case(model, index, seed=0):
     return case
 
 
-MODEL_OPS = [("kws", 0, 0.02), ("kws", 1, 0.02), ("kws", 2, 0.02), ("kws", 9, 0.05),
+MODEL_OPS = [("kws", 0, 0.02), ("kws", 1, 0.02), ("kws", 2, 0.02), ("kws", 9, 0.02),
              ("kws", 11, 0.02), ("ic", 0, 0.02), ("ic", 1, 0.02), ("ic", 3, 0.06),
-             ("ic", 12, 0.05), ("ic", 14, 0.02), ("vww", 0, 0.02), ("vww", 1, 0.02),
-             ("vww", 2, 0.02), ("vww", 29, 0.02), ("ad", 0, 0.02), ("ad", 5, 0.02),
-             pytest.param("vww", 27, 0.05, marks=pytest.mark.xfail(
-                 strict=True, reason="AVERAGE_POOL 3x3x256: the measured AverageEval spends "
-                                     "~21 more instructions per channel than this port (-11.8%)"))]
+             ("ic", 12, 0.02), ("ic", 14, 0.02), ("vww", 0, 0.02), ("vww", 1, 0.02),
+             ("vww", 2, 0.02), ("vww", 27, 0.02), ("vww", 29, 0.02), ("ad", 0, 0.02),
+             ("ad", 5, 0.02)]
 
 
 @pytest.mark.parametrize("model,index,tolerance", MODEL_OPS)
