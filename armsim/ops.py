@@ -460,6 +460,7 @@ str_sp = _stack_slot("str", "str_sp")       # STR Rt, [sp, #imm]
 ldrd_sp = _stack_slot("ldrd", "ldrd_sp")    # LDRD Rt, Rt2, [sp, #imm]
 strd_sp = _stack_slot("strd", "strd_sp")    # STRD Rt, Rt2, [sp, #imm]
 ldrsh_sp = _stack_slot("ldrsh", "ldrsh_sp")  # LDRSH Rt, [Rn, #imm] of a struct on the caller's stack
+ldrsb_sp = _stack_slot("ldrsb", "ldrsb_sp")  # LDRSB Rt, [Rn, #imm] of a struct on the caller's stack
 strb_sp = _stack_slot("strb", "strb_sp")    # STRB Rt, [sp, #imm]
 
 

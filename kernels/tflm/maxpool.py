@@ -6,7 +6,7 @@ window row three MLAs of Offset(), per tap LDRSB, ADDS, CMP, IT LT/MOVLT, CMP, A
 max starts at -128, then the clamp to the activation range (LDRSB of the int8 params).
 """
 from armsim.kernel import kernel, run
-from armsim.ops import (add, b, bcc, bic, cmp, it, ldr_sp, ldrd_sp, ldrsb, ldrsh_sp, mla, mov,
+from armsim.ops import (add, b, bcc, bic, cmp, it, ldr_sp, ldrd_sp, ldrsb, ldrsb_sp, ldrsh_sp, mla, mov,
                         mvn, pop_pc, push, str_sp, strb, strd_sp, sub)
 
 NAME = "tflite::reference_integer_ops::MaxPool"
@@ -154,13 +154,13 @@ def MaxPool(m, stride_height, stride_width, filter_height, filter_width, pad_hei
                             ldr_sp(m)
                             ldr_sp(m)
                             out_base = mla(m, depth, col, output_data)
-                            ldrsh_sp(m)                          # ldrsb of the int8 activation_min
+                            ldrsb_sp(m)                          # ldrsb r2, [fp, #28]: int8 activation_min
                             cmp(m, activation_min, max_value)
                             it(m)
                             value = activation_min
                             if activation_min < max_value:
                                 value = mov(m, max_value)
-                            ldrsh_sp(m)
+                            ldrsb_sp(m)                          # int8 activation_max
                             cmp(m, value, activation_max)
                             it(m)
                             if value >= activation_max:
