@@ -22,7 +22,7 @@ from armsim.kernel import kernel
 from armsim.ops import add, and_, cmp, eor, it, lsl, mvn, rsb, sub, ubfx
 
 from .arm_nn_doubling_high_mult import arm_nn_doubling_high_mult
-from .arm_nn_requantize import arm_nn_divide_by_power_of_two
+from .arm_nn_divide_by_power_of_two_const import arm_nn_divide_by_power_of_two_const
 
 
 @kernel(inline=True)
@@ -40,10 +40,10 @@ def arm_nn_exp_on_negative_values(m, val):
     remainder = sub(m, val_mod_minus_quarter, val)                  # val_mod_minus_quarter - val
     x = add(m, lsl(m, val_mod_minus_quarter, 5), 1 << 28)           # (val_mod_minus_quarter << 5) + (1 << 28)
     x2 = arm_nn_doubling_high_mult(m, x, x, False)                  # MUL_SAT(x, x)
-    t = arm_nn_divide_by_power_of_two(m, arm_nn_doubling_high_mult(m, x2, x2, False), 2)
+    t = arm_nn_divide_by_power_of_two_const(m, arm_nn_doubling_high_mult(m, x2, x2, False), 2)
     t = add(m, t, arm_nn_doubling_high_mult(m, x2, x, False))       # ... + MUL_SAT(x2, x)
     t = arm_nn_doubling_high_mult(m, t, 715827883, True)            # MUL_SAT(..., 715827883)
-    t = arm_nn_divide_by_power_of_two(m, add(m, t, x2), 1)          # DIV_POW2(... + x2, 1)
+    t = arm_nn_divide_by_power_of_two_const(m, add(m, t, x2), 1)          # DIV_POW2(... + x2, 1)
     t = arm_nn_doubling_high_mult(m, add(m, x, t), 1895147668, True)  # MUL_SAT(1895147668, x + ...)
     result = add(m, t, 1895147668)                                  # 1895147668 + ...
     result = _select_if_non_zero(m, result, remainder, 24, 1672461947)

@@ -22,6 +22,7 @@ from armsim.ops import (add, b, bcc, clz, cmp, it, ldr_sp, ldrsb, lsl, mov, mul,
 from .arm_nn_doubling_high_mult import arm_nn_doubling_high_mult
 from .arm_nn_exp_on_negative_values import arm_nn_exp_on_negative_values
 from .arm_nn_one_over_one_plus_x_for_x_in_0_1 import arm_nn_one_over_one_plus_x_for_x_in_0_1
+from .arm_nn_divide_by_power_of_two_const import arm_nn_divide_by_power_of_two_const
 from .arm_nn_requantize import arm_nn_divide_by_power_of_two
 
 ACCUM_BITS = 12
@@ -68,7 +69,7 @@ def arm_nn_softmax_common_s8(m, input, num_rows, row_size, mult, shift, diff_min
                 _spills(m, 14, 8)
                 t = arm_nn_doubling_high_mult(m, mul(m, diff, mask), mult, False)  # MUL_SAT(diff * mask, mult)
                 t = arm_nn_exp_on_negative_values(m, t)    # EXP_ON_NEG(...)
-                t = arm_nn_divide_by_power_of_two(m, t, ACCUM_BITS)   # DIV_POW2(..., ACCUM_BITS)
+                t = arm_nn_divide_by_power_of_two_const(m, t, ACCUM_BITS)  # DIV_POW2(..., ACCUM_BITS)
                 total = add(m, total, t)                   # sum += ...
             cmp(m, col + 1, row_size)
             bcc(m, col + 1 < row_size)

@@ -1,0 +1,27 @@
+"""arm_nn_divide_by_power_of_two (Include/arm_nnsupportfunctions.h) at a call site whose
+exponent is a compile-time constant (DIV_POW2(x, 1), (x, 2), (x, ACCUM_BITS) in softmax).
+
+gcc folds `remainder_mask = (1 << exponent) - 1` and `threshold = remainder_mask >> 1`
+into immediates, leaving AND, ASR and the two conditional increments; the general form,
+with the mask built at run time, is `arm_nn_divide_by_power_of_two` in
+kernels/cmsis_nn/arm_nn_requantize.py.  Same result for every input.
+"""
+from armsim.kernel import kernel
+from armsim.ops import add, and_, asr, cmp, it
+
+
+@kernel(inline=True)
+def arm_nn_divide_by_power_of_two_const(m, dividend, exponent):
+    remainder_mask = (1 << exponent) - 1                 # an immediate
+    threshold = remainder_mask >> 1                      # an immediate
+    remainder = and_(m, dividend, remainder_mask)        # remainder_mask & dividend
+    result = asr(m, dividend, exponent)                  # dividend >> exponent
+    cmp(m, result, 0)                                    # if (result < 0) threshold++;
+    it(m)
+    if result < 0:
+        threshold = add(m, threshold, 1)
+    cmp(m, remainder, threshold)                         # if (remainder > threshold) result++;
+    it(m)
+    if remainder > threshold:
+        result = add(m, result, 1)
+    return result
