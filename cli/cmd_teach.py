@@ -481,6 +481,48 @@ def _case_lines(case_path, path, max_lines, start_at=None):
     return lines
 
 
+def trace_model_op(model_arg, op_index, path="simd", limit=2_000_000):
+    """Trace op `op_index` of a model (a .tflite path, a shared model name, or None for the
+    example model): the ops before it run counted to produce its input."""
+    from armsim import profile
+    from cli.cmd_model import load_model
+    model, steps = load_model(model_arg)
+    if not 0 <= op_index < len(steps):
+        raise TraceError(f"--op {op_index}: the model has ops 0..{len(steps) - 1}")
+    values = {t.index: x for t, x in zip(model.input_tensors(), profile.random_inputs(model))}
+    for step in steps[:op_index]:
+        _, _, _, out = profile.run_step(step, values, path, "gcc")
+        values[step.output] = np.asarray(out).reshape(step.output_shape)
+    step = steps[op_index]
+    if step.host:
+        raise TraceError(f"op {op_index} {step.op} runs on the host (float), nothing to trace")
+    tracer = _kernel.Tracer(limit=limit)
+    try:
+        m, names, chain, out = profile.run_step(step, values, path, "gcc", tracer=tracer)
+    except RuntimeError as e:
+        raise TraceError(f"op {op_index} {step.op}: {e}") from None
+    fast = {p: machine.counts(profile.run_step(step, values, p, "gcc")[0])
+            for p in ("simd", "scalar")}
+    return model, step, chain, tracer.records, m, out, fast
+
+
+def _model_lines(model_arg, op_index, path, max_lines, start_at):
+    model, step, chain, records, m, out, fast = trace_model_op(model_arg, op_index, path)
+    lines = [f"{model.name} op {op_index} {step.op}, path {path}: {' > '.join(chain)}",
+             "registers: hex (lanes high|low: bytes for int8x4, halfwords for int16x2; "
+             "loaded words both)", ""]
+    lines += render_trace(records, max_lines if max_lines is not None else 200,
+                          start_index(records, start_at))
+    flat = np.asarray(out).ravel()
+    lines += ["", f"output {list(step.output_shape)} (int8): {_fmt_list(flat[:32], 4)}"
+              + (" ..." if flat.size > 32 else "")]
+    assert traced_counts(records) == fast[path], "trace and counted run disagree"
+    lines += ["", f"instruction counts (counted runs; this trace: {len(records)} "
+              f"instructions, equal to the counted {path} run)"]
+    lines += count_table(fast)
+    return lines
+
+
 @click.command("trace")
 @click.argument("kernel_name", metavar="KERNEL")
 @click.option("--path", type=click.Choice(["simd", "scalar"]), default="simd", show_default=True,
@@ -498,14 +540,22 @@ def _case_lines(case_path, path, max_lines, start_at=None):
               help="show at most this many instructions (counts still cover all)")
 @click.option("--start-at", metavar="MNEMONIC",
               help="start the listing 10 instructions before the first MNEMONIC (e.g. smlad)")
-def trace(kernel_name, path, values, offset, out_ch, cols, seed, max_lines, start_at):
+@click.option("--op", "op_index", type=int,
+              help="with a .tflite model (or 'example' or a shared model name): the op to trace")
+def trace(kernel_name, path, values, offset, out_ch, cols, seed, max_lines, start_at, op_index):
     """Trace KERNEL on a tiny problem: every instruction with operands and result (hex and
     lanes), the C statement it comes from, the memory written, and the counts of both paths.
 
     KERNEL: arm_s8_to_s16_unordered_with_offset, read_and_pad_reordered,
-    arm_nn_mat_mult_kernel_s8_s16, or a CMSIS-NN vector file (e.g. a conv case .json)."""
+    arm_nn_mat_mult_kernel_s8_s16, a CMSIS-NN vector file (e.g. a conv case .json), or a
+    model (.tflite, a shared model name, or 'example') with --op N."""
     try:
-        if kernel_name.endswith(".json"):
+        if op_index is not None or kernel_name.endswith(".tflite"):
+            if op_index is None:
+                raise TraceError("a model needs --op N (the op index to trace)")
+            lines = _model_lines(None if kernel_name == "example" else kernel_name, op_index,
+                                 path, max_lines, start_at)
+        elif kernel_name.endswith(".json"):
             lines = _case_lines(kernel_name, path, max_lines, start_at)
         else:
             extra = {"out_ch": out_ch, "cols": cols, "seed": seed} \
