@@ -97,18 +97,30 @@ def run(case, case_file, path, toolchain, core, function=None, flash_wait_states
     return report
 
 
+def _out_directory(out):
+    directory = Path(out).parent
+    if not directory.is_dir():
+        _fail(f"{out}: directory {directory} does not exist")
+    return directory
+
+
 def write_json(report, out):
     """Write atomically: a complete file or none."""
     out = Path(out)
-    directory = out.parent if str(out.parent) else Path(".")
-    if not directory.is_dir():
-        _fail(f"{out}: directory {directory} does not exist")
-    fd, tmp = tempfile.mkstemp(prefix=f".{out.name}.", dir=directory)
+    directory = _out_directory(out)
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{out.name}.", dir=directory)
+    except OSError as e:
+        _fail(f"{out}: cannot write ({e.strerror or e})")
     try:
         with os.fdopen(fd, "w") as f:
             json.dump(report, f, indent=2)
             f.write("\n")
         os.replace(tmp, out)
+    except OSError as e:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        _fail(f"{out}: cannot write ({e.strerror or e})")
     except BaseException:
         if os.path.exists(tmp):
             os.unlink(tmp)
@@ -190,6 +202,8 @@ def kernel(case_file, path, core, toolchain, function, flash_wait_states, json_o
         cores.core(core)
     except ValueError as e:
         _fail(str(e))
+    if json_out:
+        _out_directory(json_out)                 # fail before the run, not after
     case = load_case(case_file)
     report = run(case, case_file, path, toolchain, core, function, flash_wait_states)
     if json_out:

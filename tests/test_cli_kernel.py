@@ -114,6 +114,12 @@ def test_bad_case_file(tmp_path, make, words):
     assert not out.exists()
 
 
+def test_json_to_missing_directory(tmp_path):
+    out = tmp_path / "nowhere" / "out.json"
+    one_line_error(invoke(CASE, "--json", out), "does not exist")
+    assert not out.exists()
+
+
 @pytest.mark.parametrize("option, value, word", [
     ("--core", "cortex-m99", "unknown core 'cortex-m99'"),
     ("--path", "neon", "unknown path 'neon'"),
