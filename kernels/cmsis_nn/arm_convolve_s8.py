@@ -23,9 +23,15 @@ loads, but of the stack, not of a simulated region).  Only `upscale_dims == NULL
 arm_convolve_wrapper_s8 and every test passes) is implemented: the transposed-conv
 upscale path is not ported.
 
-Calibration (../shared/reference conv3x3_16x16x3_o8_s1_p1, conv3x3_8x8x16_o16_s2_p1,
-conv1x3_1x32x8_o16_p1; function `arm_convolve_s8` excluding callees): ~25 instructions per
-filter tap, ~60 per column, ~290 per call.
+Address arithmetic is stepped (GCC strength-reduces the index products to adds), so the
+ops issued for it are `add`s.  The loop bookkeeping and the stack traffic of the many
+spilled locals (`ldr_sp`/`str_sp`/`strd_sp`, and `mov`/`add` whose operands do not matter)
+are not derived from a disassembly: their number is calibrated against the measured
+per-function counts (../shared/reference conv3x3_16x16x3_o8_s1_p1,
+conv3x3_8x8x16_o16_s2_p1, conv1x3_1x32x8_o16_p1, function `arm_convolve_s8` excluding
+callees: ~25 instructions per filter tap, ~60 per column, ~300 per call).  The libc calls
+are the real newlib code (kernels/libc.py) and match the measured memcpy/memset counts
+exactly.
 """
 from armsim.kernel import kernel
 from armsim.ops import (add, and_, asr, b, bcc, bl, cbz, cmp, it, ldr, ldr_sp, ldrsb, ldrsh, mla, strd_sp,
