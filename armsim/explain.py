@@ -583,7 +583,8 @@ def explain(name, a=None, b=None, acc=None, rot=None, shift=None, sat=None, ge=N
         lines.append("  " + reg_line("RdLo", lo))
         lines.append("  " + reg_line("RdHi", hi))
         lines.append(f"  {'RdHi:RdLo':<10} {hex32(hi)}:{hex32(lo)[2:]}   = "
-                     f"{(isa.s32(hi) << 32) + isa.u32(lo)} signed")
+                     f"{(isa.s32(hi) << 32) + isa.u32(lo)} signed, "
+                     f"{(isa.u32(hi) << 32) + isa.u32(lo)} unsigned")
     else:
         view = {"dual": "word", "halfmul": "word", "extend": "halves" if key.endswith("16") else "word",
                 "pack": "halves", "rev": "bytes", "bytes": "bytes", "halves": "halves"}.get(kind, "word")
