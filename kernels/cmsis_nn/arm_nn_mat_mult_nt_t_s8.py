@@ -24,10 +24,18 @@ number and place are calibrated so that the per-function counts match the measur
 and scalar_O2 `functions` of conv1x1_8x8x16_o32, conv1x1_12x12x32_o64 and
 conv1x1_s2_8x8x16_o16 (within ~1.5%); the MAC instructions (SMLAD, SXTB16, LDRSB, MLA) are
 exactly the C's.
+
+The DSP 2x2 block's column loops follow the gcc -O2 -mcpu=cortex-m4 disassembly of this file:
+16-column loop, then the 4-column loop (24 instructions per step: 4 MAC loads, the reload of
+lhs_cols_offset and its ADD, 8 SXTB16, 8 SMLAD, CMP, BNE; its trip count and end pointer
+set up once, 11 instructions, 6 after it), then the single-column loop (9 set-up, 10 per
+column, 3 after); each test is LDR (spilled bound) + CMP + branch, and a skipped loop costs
+a MOV + B.  rhs_cols < 16 (e.g. 8 input channels) runs the 4-column loop, not 8 single
+columns.
 """
 from armsim.kernel import kernel
-from armsim.ops import (add, ldrd_sp, strd_sp, asr, b, bcc, cbz, cmp, it, ldr, ldr_sp, ldrsb, mla, mov, mul,
-                        pop_pc, push, smlad, strb, str_sp, sub, sxtb16)
+from armsim.ops import (add, ldrd_sp, strd_sp, asr, b, bcc, cbz, cmp, it, ldr, ldr_sp, ldrsb, lsl,
+                        lsr, mla, mov, mul, pop_pc, push, smlad, strb, str_sp, sub, sxtb16)
 
 from .arm_nn_requantize_invariant import requantize_in_loop, requantize_setup
 
@@ -148,12 +156,23 @@ def arm_nn_mat_mult_nt_t_s8(m, lhs, rhs, bias, dst, dst_multipliers, dst_shifts,
             res10 = mov(m, c0)
             res11 = mov(m, c1)
             rhs_cols_idx = 0
-            b(m)                                      # to the column loop's test
             if m.dsp:
-                for _ in range(8):
-                    ldr_sp(m)                         # rhs_off0, lhs_off0, rhs, bounds, spills
+                # gcc -O2 (Cortex-M4): the three column loops are tested one after the
+                # other; each runs (or is skipped) on its own branch.
+                ldr_sp(m)                             # rhs_cols (stacked argument)
                 cmp(m, rhs_cols, 15)                  # rhs_cols_idx <= rhs_cols - 16
                 bcc(m, rhs_cols < 16)
+                if rhs_cols >= 16:
+                    b(m)
+                    for _ in range(7):
+                        ldr_sp(m)                     # rhs_off0, lhs_off0, rhs, bounds, spills
+                    str_sp(m)                         # the 16-column loop's lhs_ptr and end
+                    str_sp(m)
+                else:
+                    for _ in range(3):
+                        ldr_sp(m)                     # the spilled contributions and rhs
+                    mov(m, 0)                         # rhs_cols_idx = 0
+                    b(m)                              # to the 4-column loop's test
                 while rhs_cols_idx <= rhs_cols - 16:
                     for q in range(4):
                         res00, res01, res10, res11 = _mac4_2x2(
@@ -167,13 +186,62 @@ def arm_nn_mat_mult_nt_t_s8(m, lhs, rhs, bias, dst, dst_multipliers, dst_shifts,
                     rhs_cols_idx = add(m, rhs_cols_idx, 16)
                     cmp(m, rhs_cols_idx, rhs_cols - 15)
                     bcc(m, rhs_cols_idx <= rhs_cols - 16)
-                cmp(m, rhs_cols_idx, rhs_cols)
+                ldr_sp(m)                             # rhs_cols - 3 (spilled bound)
+                cmp(m, rhs_cols_idx, rhs_cols - 3)    # rhs_cols_idx <= rhs_cols - 4
+                bcc(m, rhs_cols_idx > rhs_cols - 4)
+                if rhs_cols_idx <= rhs_cols - 4:
+                    # trip count and end pointer computed up front
+                    ldr_sp(m)
+                    str_sp(m)
+                    sub(m, rhs_cols, 4)
+                    n4 = sub(m, rhs_cols - 4, rhs_cols_idx)
+                    n4 = lsr(m, n4, 2)
+                    n4 = add(m, n4, 1)
+                    lsl(m, n4, 2)
+                    strd_sp(m)
+                    add(m, lhs_ptr, 4 * n4)
+                    mov(m, rhs_ptr)
+                    str_sp(m)
+                    while rhs_cols_idx <= rhs_cols - 4:
+                        res00, res01, res10, res11 = _mac4_2x2(
+                            m, rhs_ptr, lhs_ptr, rhs_off0, lhs_off0, res00, res01, res10, res11)
+                        ldr_sp(m)                     # lhs_cols_offset (lhs_ptr[lhs_off0])
+                        add(m, lhs_ptr, lhs_cols_offset)
+                        rhs_ptr += 4                  # post-indexed loads
+                        lhs_ptr += 4
+                        rhs_cols_idx += 4
+                        cmp(m, rhs_cols_idx, rhs_cols - 3)   # cmp lhs_ptr, end
+                        bcc(m, rhs_cols_idx <= rhs_cols - 4)
+                    ldrd_sp(m)                        # reload and advance the pointers
+                    ldr_sp(m)
+                    ldr_sp(m)
+                    add(m, 0, 0)
+                    add(m, 0, 0)
+                    add(m, 0, 0)
+                else:
+                    mov(m, 0)
+                    b(m)                              # to the single-column loop's test
+                ldr_sp(m)                             # rhs_cols
+                cmp(m, rhs_cols, rhs_cols_idx)        # rhs_cols_idx < rhs_cols
                 bcc(m, rhs_cols_idx >= rhs_cols)
-                add(m, lhs_ptr, 0)
-                add(m, rhs_ptr, 0)
+                if rhs_cols_idx < rhs_cols:
+                    # pointers to the four operands and the end bound
+                    ldr_sp(m)
+                    add(m, 0, 0)
+                    ldr_sp(m)
+                    add(m, 0, 0)
+                    add(m, 0, 0)
+                    ldr_sp(m)
+                    sub(m, 0, 0)
+                    add(m, 0, 0)
+                    add(m, 0, 0)
             else:
+                b(m)                                  # to the column loop's test
+                str_sp(m)                             # spilled pointers (scalar build)
+                str_sp(m)
                 cmp(m, rhs_cols, 0)
                 bcc(m, rhs_cols == 0)
+            tail = rhs_cols_idx < rhs_cols
             while rhs_cols_idx < rhs_cols:            # one column, both lhs rows
                 rhs_value0 = ldrsb(m, rhs_ptr)        # int8_t rhs_value0 = rhs_ptr[0];
                 rhs_value1 = ldrsb(m, rhs_ptr + rhs_cols)  # rhs_ptr[rhs_cols]
@@ -188,6 +256,10 @@ def arm_nn_mat_mult_nt_t_s8(m, lhs, rhs, bias, dst, dst_multipliers, dst_shifts,
                 rhs_cols_idx += 1
                 cmp(m, rhs_cols_idx, rhs_cols)
                 bcc(m, rhs_cols_idx < rhs_cols)
+            if m.dsp and tail:
+                ldr_sp(m)                             # lhs_ptr past the tail
+                sub(m, 0, 0)
+                add(m, 0, 0)
             # Quantize down, add offset, clamp, store.  The two channels' shift-only part
             # of arm_nn_requantize is computed once for both lhs rows.
             b(m)
@@ -211,8 +283,8 @@ def arm_nn_mat_mult_nt_t_s8(m, lhs, rhs, bias, dst, dst_multipliers, dst_shifts,
             dst_ptr = add(m, dst_ptr, rhs_rows)       # dst_ptr += rhs_rows;
             lhs_ptr = sub(m, lhs_ptr, rhs_cols)       # lhs_ptr -= rhs_cols;
             lhs_ptr = add(m, lhs_ptr, 2 * lhs_cols_offset)  # lhs_ptr += 2 * lhs_cols_offset;
-            for _ in range(5):
-                str_sp(m)                             # pointers and counters back to the stack
+            for _ in range(3):
+                str_sp(m)                             # dst_ptr, next row and counter to the stack
             b(m)
             lhs_rows_idx = sub(m, lhs_rows_idx, 1)    # lhs_rows_idx--;
             cmp(m, lhs_rows_idx, 0)
