@@ -149,8 +149,11 @@ def _arena(m, steps, path, toolchain):
 
 
 def _console(stderr=False):
+    """A terminal's own width; 130 columns when piped, so the per-op table stays readable."""
+    import shutil
+
     from rich.console import Console
-    return Console(stderr=stderr)
+    return Console(stderr=stderr, width=max(130, shutil.get_terminal_size((130, 24)).columns))
 
 
 def _fmt(n):
