@@ -6,8 +6,8 @@ halfword lanes, a rotated byte extract, ...).  The semantics are not restated he
 worked example's result is what `armsim.isa` computes; the diagram only shows where each
 lane comes from and goes to, using the operand values.
 
-`explain(name, a=None, b=None, acc=None, rot=None, shift=None, sat=None, ge=None)` returns
-the text; `instructions()` lists the names.
+`explain(name, a=None, b=None, acc=None, rot=None, shift=None, sat=None, ge=None,
+carry=None, lsb=None, width=None)` returns the text; `instructions()` lists the names.
 """
 import inspect
 
@@ -22,7 +22,8 @@ class ExplainError(ValueError):
 # name -> (syntax, kind, Operation text, default example operands)
 # kinds: word, long (64-bit result pair), dual (two halfword products), halfmul (one
 # halfword product), extend (byte/halfword extract with rotation), pack, rev, bytes
-# (four byte lanes), halves (two halfword lanes), sat (saturate a word).
+# (four byte lanes), halves (two halfword lanes), sat (saturate a word), bitfield
+# (extract or insert bits <lsb+width-1:lsb>).
 _S = {}
 
 
@@ -39,6 +40,16 @@ _spec("RSB", "RSB <Rd>, <Rn>, <Rm>", "word", "R[d] = (R[m] - R[n])<31:0>;     //
 for _n, _sym in (("AND", "AND"), ("ORR", "OR"), ("EOR", "EOR")):
     _spec(_n, f"{_n} <Rd>, <Rn>, <Rm>", "word", f"R[d] = R[n] {_sym} R[m];",
           a=0x12345678, b=0x0F0F00FF)
+_spec("ADC", "ADC <Rd>, <Rn>, <Rm>", "word",
+      "(result, carry, overflow) = AddWithCarry(R[n], R[m], APSR.C);\n"
+      "R[d] = result;     // R[n] + R[m] + C, modulo 2^32; flags unchanged (no S)\n"
+      "// ADDS lo; ADC hi adds two 64-bit values: C is the carry out of the low words",
+      a=0x00000001, b=0x00000002, carry=1)
+_spec("SBC", "SBC <Rd>, <Rn>, <Rm>", "word",
+      "(result, carry, overflow) = AddWithCarry(R[n], NOT(R[m]), APSR.C);\n"
+      "R[d] = result;     // R[n] - R[m] - NOT(C), modulo 2^32; flags unchanged (no S)\n"
+      "// SUBS lo; SBC hi subtracts 64-bit values: C = 0 is a borrow from the low words",
+      a=0x00000005, b=0x00000002, carry=0)
 _spec("BIC", "BIC <Rd>, <Rn>, <Rm>", "word", "R[d] = R[n] AND NOT(R[m]);", a=0x12345678,
       b=0x0F0F00FF)
 _spec("MVN", "MVN <Rd>, <Rm>", "word", "R[d] = NOT(R[m]);", a=0x000000FF)
@@ -53,6 +64,18 @@ for _n, _text in (("LSL", "LSL(R[m], shift_n)           // 0 when shift_n >= 32"
                   ("ROR", "ROR(R[m], shift_n MOD 32)    // bits out at the bottom come back at the top")):
     _spec(_n, f"{_n} <Rd>, <Rm>, <Rs>", "word",
           f"shift_n = UInt(R[s]<7:0>);\nR[d] = {_text};", a=-0x1230, b=4)
+
+# --- bit fields --------------------------------------------------------------------------
+for _n, _ext in (("UBFX", "ZeroExtend"), ("SBFX", "SignExtend")):
+    _spec(_n, f"{_n} <Rd>, <Rn>, #<lsb>, #<width>", "bitfield",
+          "msbit = lsbit + widthminus1;     // lsb 0..31, width 1..32-lsb\n"
+          f"R[d] = {_ext}(R[n]<msbit:lsbit>, 32);",
+          a=0x1234F678 if _n == "SBFX" else 0x12345678, lsb=8, width=8 if _n == "SBFX" else 12)
+_spec("BFI", "BFI <Rd>, <Rn>, #<lsb>, #<width>", "bitfield",
+      "msbit = lsbit + width - 1;     // lsb 0..31, width 1..32-lsb\n"
+      "R[d]<msbit:lsbit> = R[n]<(msbit-lsbit):0>;\n"
+      "// the other bits of R[d] are unchanged",
+      a=0x00000ABC, acc=0x12345678, lsb=4, width=8)
 
 # --- multiplies --------------------------------------------------------------------------
 _spec("MUL", "MUL <Rd>, <Rn>, <Rm>", "word",
@@ -470,7 +493,50 @@ def _diagram_word(name, ops, imm, res):
     labels = {1: ["Rm"], 2: ["Rn", "Rm"], 3: ["Rn", "Rm", "Ra"]}[len(ops)]
     if name in ("LSL", "LSR", "ASR", "ROR"):
         labels = ["Rm", "Rs"]
-    return [reg_line(lab, v) for lab, v in zip(labels, ops)]
+    lines = [reg_line(lab, v) for lab, v in zip(labels, ops)]
+    if "carry" in imm:
+        c = imm["carry"]
+        if name == "ADC":
+            lines.append(f"Rd = Rn + Rm + C = {isa.s32(ops[0])} + {isa.s32(ops[1])} + {c}")
+        else:
+            lines.append(f"Rd = Rn - Rm - NOT(C) = {isa.s32(ops[0])} - {isa.s32(ops[1])} "
+                         f"- {1 - c}")
+    return lines
+
+
+def _bits(x):
+    """The 32 bits of a register, bit 31 first, in groups of four."""
+    b = f"{isa.u32(x):032b}"
+    return " ".join(b[i:i + 4] for i in range(0, 32, 4))
+
+
+def _marks(lsb, width):
+    """'^' under bits <lsb+width-1:lsb> of a `_bits` line."""
+    cols = [k + k // 4 for k in range(31 - (lsb + width - 1), 32 - lsb)]
+    line = [" "] * 39
+    for c in cols:
+        line[c] = "^"
+    return "".join(line).rstrip()
+
+
+def _diagram_bitfield(name, ops, imm, res):
+    lsb, width = imm["lsb"], imm["width"]
+    msb = lsb + width - 1
+    field = (isa.u32(ops[-1]) >> (0 if name == "BFI" else lsb)) & ((1 << width) - 1)
+    pad = " " * 11
+    if name == "BFI":
+        rd_in, rn = ops
+        return [reg_line("Rd (in)", rd_in), reg_line("Rn", rn),
+                f"{'Rn':<10} {_bits(rn)}", f"{pad}{_marks(0, width)}   Rn[{width - 1}:0] = "
+                f"0x{field:X}",
+                f"{'Rd (in)':<10} {_bits(rd_in)}", f"{pad}{_marks(lsb, width)}   "
+                f"Rd[{msb}:{lsb}] <- Rn[{width - 1}:0]; the other bits are kept",
+                f"{'Rd':<10} {_bits(res)}"]
+    ext = "SignExtend" if name == "SBFX" else "ZeroExtend"
+    val = _sx(field, width) if name == "SBFX" else field
+    return [reg_line("Rn", ops[0]), f"{'Rn':<10} {_bits(ops[0])}",
+            f"{pad}{_marks(lsb, width)}   Rn[{msb}:{lsb}] = 0x{field:X}",
+            f"Rd = {ext}(Rn[{msb}:{lsb}] = 0b{field:0{width}b}, 32) = {val}"]
 
 
 def _diagram_long(name, ops, imm, res):
@@ -487,25 +553,28 @@ def _diagram_long(name, ops, imm, res):
 # --- the explanation ---------------------------------------------------------------------
 
 _IMMEDIATES = {"rotation": "rot", "shift": "shift", "shift_left": "shift",
-               "shift_right": "shift", "saturate_to": "sat", "ge": "ge"}
+               "shift_right": "shift", "saturate_to": "sat", "ge": "ge", "carry": "carry",
+               "lsb": "lsb", "width": "width"}
 
 
 def operands(name):
     """The isa function's parameters: register, accumulator and immediate ones."""
     params = list(inspect.signature(_isa_functions()[name].py_func).parameters)
     regs = [p for p in params if p in ("rn", "rm", "shift_n")]
-    accs = [p for p in params if p in ("ra", "rdlo", "rdhi")]
+    accs = [p for p in params if p in ("ra", "rdlo", "rdhi", "rd")]
     imms = [p for p in params if p in _IMMEDIATES]
     return params, regs, accs, imms
 
 
-def worked_example(name, a=None, b=None, acc=None, rot=None, shift=None, sat=None, ge=None):
+def worked_example(name, a=None, b=None, acc=None, rot=None, shift=None, sat=None, ge=None,
+                   carry=None, lsb=None, width=None):
     """Compute the example with armsim.isa: returns (operands by parameter, immediates,
     result value(s), q flag or None, ge bits or None)."""
     key, fn = lookup(name)
     syntax, kind, _, example = _S[key]
     params, regs, accs, imms = operands(key)
-    given = {"a": a, "b": b, "acc": acc, "rot": rot, "shift": shift, "sat": sat, "ge": ge}
+    given = {"a": a, "b": b, "acc": acc, "rot": rot, "shift": shift, "sat": sat, "ge": ge,
+             "carry": carry, "lsb": lsb, "width": width}
     takes = {"a": len(regs) >= 1, "b": len(regs) >= 2, "acc": bool(accs)}
     takes.update({_IMMEDIATES[p]: True for p in imms})
     for opt, value in given.items():
@@ -520,6 +589,8 @@ def worked_example(name, a=None, b=None, acc=None, rot=None, shift=None, sat=Non
     accv = parse_value(accv) if isinstance(accv, str) else accv
     if "ra" in accs:
         vals["ra"] = isa.s32(accv)
+    if "rd" in accs:                 # BFI: the destination's old value
+        vals["rd"] = isa.s32(accv)
     if "rdlo" in accs:
         if not -(1 << 63) <= accv < (1 << 64):
             raise ExplainError(f"--acc {accv} does not fit RdHi:RdLo (64 bits)")
@@ -531,6 +602,9 @@ def worked_example(name, a=None, b=None, acc=None, rot=None, shift=None, sat=Non
         v = parse_value(v) if isinstance(v, str) else int(v)
         _check_immediate(key, p, v)
         immvals[p] = vals[p] = v
+    if "width" in immvals and immvals.get("lsb", 0) + immvals["width"] > 32:
+        raise ExplainError(f"{key}: lsb + width = {immvals.get('lsb', 0) + immvals['width']} "
+                           "is more than 32")
     out = fn(*[vals[p] for p in params])
     q = gebits = None
     if isinstance(out, tuple):
@@ -542,7 +616,8 @@ def worked_example(name, a=None, b=None, acc=None, rot=None, shift=None, sat=Non
 
 
 def _check_immediate(key, p, v):
-    ok = {"rotation": v in (0, 8, 16, 24), "ge": 0 <= v <= 15}
+    ok = {"rotation": v in (0, 8, 16, 24), "ge": 0 <= v <= 15, "carry": v in (0, 1),
+          "lsb": 0 <= v <= 31, "width": 1 <= v <= 32}
     if p == "saturate_to":
         ok[p] = (1 <= v <= 32) if key in ("SSAT", "SSAT_ASR") else \
             (1 <= v <= 16) if key == "SSAT16" else (0 <= v <= 15) if key == "USAT16" else 0 <= v <= 31
@@ -556,9 +631,11 @@ def _check_immediate(key, p, v):
         return
 
 
-def explain(name, a=None, b=None, acc=None, rot=None, shift=None, sat=None, ge=None):
+def explain(name, a=None, b=None, acc=None, rot=None, shift=None, sat=None, ge=None,
+            carry=None, lsb=None, width=None):
     """The full text of `armsim explain`."""
-    key, vals, immvals, out, q, gebits = worked_example(name, a, b, acc, rot, shift, sat, ge)
+    key, vals, immvals, out, q, gebits = worked_example(name, a, b, acc, rot, shift, sat, ge,
+                                                        carry, lsb, width)
     syntax, kind, operation, _ = _S[key]
     params, regs, accs, imms = operands(key)
     mn = _mnemonic(key)

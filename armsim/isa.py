@@ -123,6 +123,20 @@ def RSB(rn, rm):
 
 
 @njit(cache=True)
+def ADC(rn, rm, carry):
+    """ADC: (result, -, -) = AddWithCarry(R[n], shifted, APSR.C); R[d] = result.
+    `carry` is APSR.C (0 or 1), as left by the preceding ADDS of a 64-bit add."""
+    return s32(rn + rm + carry)
+
+
+@njit(cache=True)
+def SBC(rn, rm, carry):
+    """SBC: (result, -, -) = AddWithCarry(R[n], NOT(shifted), APSR.C); R[d] = result,
+    i.e. R[n] - R[m] - NOT(C).  `carry` is APSR.C (0 or 1: 1 means no borrow)."""
+    return s32(rn - rm - 1 + carry)
+
+
+@njit(cache=True)
 def AND(rn, rm):
     """AND: R[d] = R[n] AND shifted."""
     return s32(rn & rm)
@@ -197,6 +211,31 @@ def ASR(rm, shift_n):
 def ROR(rm, shift_n):
     """ROR (register): rotation by R[s]<7:0> modulo 32."""
     return ror32(rm, shift_n & 0xFF)
+
+
+# --- bit fields --------------------------------------------------------------------------
+
+@njit(cache=True)
+def UBFX(rn, lsb, width):
+    """UBFX Rd, Rn, #lsb, #width: msbit = lsbit + widthminus1;
+    R[d] = ZeroExtend(R[n]<msbit:lsbit>, 32) (lsb 0..31, width 1..32-lsb)."""
+    return s32((u32(rn) >> lsb) & ((1 << width) - 1))
+
+
+@njit(cache=True)
+def SBFX(rn, lsb, width):
+    """SBFX Rd, Rn, #lsb, #width: msbit = lsbit + widthminus1;
+    R[d] = SignExtend(R[n]<msbit:lsbit>, 32) (lsb 0..31, width 1..32-lsb)."""
+    field = (u32(rn) >> lsb) & ((1 << width) - 1)
+    return s32(field - ((field >> (width - 1)) << width))
+
+
+@njit(cache=True)
+def BFI(rd, rn, lsb, width):
+    """BFI Rd, Rn, #lsb, #width: R[d]<msbit:lsbit> = R[n]<(msbit-lsbit):0>, the other bits
+    of R[d] unchanged (msbit = lsb + width - 1; lsb 0..31, width 1..32-lsb)."""
+    mask = ((1 << width) - 1) << lsb
+    return s32((u32(rd) & ~mask) | ((u32(rn) << lsb) & mask))
 
 
 # --- multiplies --------------------------------------------------------------------------

@@ -200,31 +200,6 @@ sel = _register("sel", "sel", _sel_body())
 # preceding ADDS/SUBS produced (see `carry_of_add`, `carry_of_sub`).
 
 @njit(cache=True)
-def _adc(rn, rm, carry):
-    """ADC: R[n] + R[m] + C."""
-    return isa.s32(rn + rm + carry)
-
-
-@njit(cache=True)
-def _sbc(rn, rm, carry):
-    """SBC: R[n] - R[m] - NOT(C)."""
-    return isa.s32(rn - rm - 1 + carry)
-
-
-@njit(cache=True)
-def _ubfx(rn, lsb, width):
-    """UBFX: R[n]<lsb+width-1:lsb>, zero-extended."""
-    return isa.s32((isa.u32(rn) >> lsb) & ((1 << width) - 1))
-
-
-@njit(cache=True)
-def _sbfx(rn, lsb, width):
-    """SBFX: R[n]<lsb+width-1:lsb>, sign-extended."""
-    v = (isa.u32(rn) >> lsb) & ((1 << width) - 1)
-    return isa.s32(v - ((v >> (width - 1)) << width))
-
-
-@njit(cache=True)
 def carry_of_add(rn, rm):
     """The C flag of ADDS R[n], R[m] (unsigned carry out), not an instruction."""
     return (isa.u32(rn) + isa.u32(rm)) >> 32
@@ -236,10 +211,10 @@ def carry_of_sub(rn, rm):
     return 1 if isa.u32(rn) >= isa.u32(rm) else 0
 
 
-adc = _plain("adc", _adc)
-sbc = _plain("sbc", _sbc)
-ubfx = _plain("ubfx", _ubfx)
-sbfx = _plain("sbfx", _sbfx)
+adc = _plain("adc", isa.ADC)
+sbc = _plain("sbc", isa.SBC)
+ubfx = _plain("ubfx", isa.UBFX)
+sbfx = _plain("sbfx", isa.SBFX)
 cmn = _no_result("cmn")
 
 
@@ -464,12 +439,5 @@ ldrsb_sp = _stack_slot("ldrsb", "ldrsb_sp")  # LDRSB Rt, [Rn, #imm] of a struct 
 strb_sp = _stack_slot("strb", "strb_sp")    # STRB Rt, [sp, #imm]
 
 
-@njit(cache=True)
-def _bfi(rd, rn, lsb, width):
-    """BFI Rd, Rn, #lsb, #width: R[d]<lsb+width-1:lsb> = R[n]<width-1:0>, other bits kept."""
-    mask = ((1 << width) - 1) << lsb
-    return isa.s32((isa.u32(rd) & ~mask) | ((isa.u32(rn) << lsb) & mask))
-
-
-bfi = _plain("bfi", _bfi)
+bfi = _plain("bfi", isa.BFI)
 ldr_lit = _stack_slot("ldr", "ldr_lit")     # LDR Rt, [pc, #imm]: a constant from the literal pool

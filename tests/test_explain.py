@@ -113,6 +113,25 @@ def test_pack_and_byte_lanes():
     assert result_word(text) == 0xAA2233DD
 
 
+def test_carry_and_bitfields():
+    """ADC/SBC take APSR.C; UBFX/SBFX/BFI take lsb and width (BFI's Rd in is the --acc)."""
+    assert result_word(explain.explain("ADC", a=-1, b=0, carry=1)) == 0
+    assert result_word(explain.explain("SBC", a=0, b=0, carry=0)) == 0xFFFFFFFF
+    text = explain.explain("SBFX", a=0x0000F000, lsb=12, width=4)
+    assert "Rn[15:12] = 0xF" in text and "= -1" in text
+    assert result_word(text) == isa.u32(isa.SBFX(0xF000, 12, 4)) == 0xFFFFFFFF
+    assert result_word(explain.explain("UBFX", a=0x0000F000, lsb=12, width=4)) == 0xF
+    text = explain.explain("BFI", a=0xABC, acc=0x12345678, lsb=4, width=8)
+    assert "Rd[11:4] <- Rn[7:0]" in text
+    assert result_word(text) == isa.u32(isa.BFI(0x12345678, 0xABC, 4, 8)) == 0x12345BC8
+    with pytest.raises(explain.ExplainError, match="lsb \\+ width = 33"):
+        explain.explain("UBFX", lsb=30, width=3)
+    with pytest.raises(explain.ExplainError, match="carry = 2 is not encodable"):
+        explain.explain("ADC", carry=2)
+    with pytest.raises(explain.ExplainError, match="SMLAD takes no --lsb"):
+        explain.explain("SMLAD", lsb=1)
+
+
 def test_long_accumulate_64_bit():
     code, text = run("smlal", "--a", "3", "--b", "-5", "--acc", "0x100000000")
     lo, hi = isa.SMLAL(0, 1, 3, -5)
