@@ -31,8 +31,11 @@ from armsim.instructions import CLASS_OF
 @click.option("--shift", metavar="N", help="shift of PKHBT/PKHTB/SSAT/USAT")
 @click.option("--sat", metavar="N", help="saturation width of SSAT/USAT/SSAT16/USAT16")
 @click.option("--ge", metavar="BITS", help="APSR.GE bits for SEL (e.g. 0b0101)")
+@click.option("--carry", metavar="C", help="APSR.C (0 or 1) for ADC/SBC")
+@click.option("--lsb", metavar="N", help="lowest bit of the field of UBFX/SBFX/BFI")
+@click.option("--width", metavar="N", help="width of the field of UBFX/SBFX/BFI")
 @click.option("--list", "list_", is_flag=True, help="list every instruction armsim implements")
-def explain(instr, a, b, acc, rot, shift, sat, ge, list_):
+def explain(instr, a, b, acc, rot, shift, sat, ge, carry, lsb, width, list_):
     """Explain INSTR (e.g. SMLAD, SXTAB16): the manual's operation, a lane diagram and a
     worked example computed by armsim; try your own operands with --a/--b/--acc."""
     if list_ or not instr:
@@ -40,7 +43,7 @@ def explain(instr, a, b, acc, rot, shift, sat, ge, list_):
         return
     try:
         click.echo(_explain.explain(instr, a=a, b=b, acc=acc, rot=rot, shift=shift, sat=sat,
-                                    ge=ge), nl=False)
+                                    ge=ge, carry=carry, lsb=lsb, width=width), nl=False)
     except _explain.ExplainError as e:
         raise click.ClickException(str(e)) from None
 

@@ -132,6 +132,15 @@ def test_carry_and_bitfields():
         explain.explain("SMLAD", lsb=1)
 
 
+def test_carry_and_bitfield_options_on_the_command_line():
+    code, text = run("bfi", "--a", "0xABC", "--acc", "0x12345678", "--lsb", "4", "--width", "8")
+    assert code == 0 and result_word(text) == 0x12345BC8
+    code, text = run("sbc", "--a", "5", "--b", "3", "--carry", "1")
+    assert code == 0 and result_word(text) == 2
+    code, text = run("ubfx", "--lsb", "30", "--width", "3")
+    assert code != 0 and "lsb + width = 33" in text and "Traceback" not in text
+
+
 def test_long_accumulate_64_bit():
     code, text = run("smlal", "--a", "3", "--b", "-5", "--acc", "0x100000000")
     lo, hi = isa.SMLAL(0, 1, 3, -5)
