@@ -116,14 +116,15 @@ def _check_core(core):
 
 
 def _profile(m, steps, path, toolchain, core, clock_mhz, flash_wait_states, inputs, label=None):
-    """Run the model on one path with a progress bar (stderr) on long runs."""
+    """Run the model on one path, with a progress bar on stderr when it is a terminal."""
     from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn,
                                TimeElapsedColumn)
+    console = _console(stderr=True)
     try:
         with Progress(TextColumn(f"[bold]{label or path}[/]"), BarColumn(),
                       MofNCompleteColumn(), TextColumn("{task.description}"),
-                      TimeElapsedColumn(), transient=True,
-                      console=_console(stderr=True)) as bar:
+                      TimeElapsedColumn(), transient=True, console=console,
+                      disable=not console.is_terminal) as bar:
             task = bar.add_task("", total=len(steps))
 
             def tick(step):

@@ -121,6 +121,7 @@ def test_run_profile_and_json(tiny, tmp_path):
     r = _invoke(["compare", str(tiny), "--input", str(xf), "--json", str(cj), "--html", str(hf)])
     assert r.exit_code == 0, r.output
     assert "identical on all three paths" in r.output
+    assert r.stderr == "", "no progress-bar residue when stderr is not a terminal"
     both = json.loads(cj.read_text())
     assert set(both) == {"simd", "scalar", "reference"}
     assert both["simd"]["ops"][0]["cycles"] < both["reference"]["ops"][0]["cycles"]
