@@ -21,20 +21,15 @@ from armsim.kernel import kernel
 from armsim.ops import (add, asr, b, bcc, bic, bl, cmp, it, ldr, ldr_sp, ldrd_sp, ldrsb, lsr, mla, mov,
                         mul, orr, pop_pc, push, qadd, rsb, sdiv, str_, str_sp, strb, strd_sp, sub,
                         udiv)
+from kernels.minmax import max_lt, min_gt
 
 from .arm_avgpool_get_buffer_sizes_s8 import arm_avgpool_s8_get_buffer_size
 
 
 @kernel(inline=True)
 def _clamp(m, v, act_min, act_max):
-    cmp(m, v, act_min)                                     # sum = MAX(sum, act_min);
-    it(m)
-    if v < act_min:
-        v = mov(m, act_min)
-    cmp(m, v, act_max)                                     # sum = MIN(sum, act_max);
-    it(m)
-    if v > act_max:
-        v = mov(m, act_max)
+    v = max_lt(m, v, act_min)                              # sum = MAX(sum, act_min);
+    v = min_gt(m, v, act_max)                              # sum = MIN(sum, act_max);
     return v
 
 
@@ -110,15 +105,9 @@ def arm_avgpool_s8(m, stride_y, stride_x, pad_y, pad_x, act_min, act_max, batch_
                     kernel_x_start = bic(m, rsb(m, idx_x, 0), (-idx_x) >> 31)
                     # kernel_y_end = MIN(kernel_y, input_y - idx_y);  (x alike)
                     kernel_y_end = sub(m, input_y, idx_y)
-                    cmp(m, kernel_y_end, kernel_y)
-                    it(m)
-                    if kernel_y_end > kernel_y:
-                        kernel_y_end = mov(m, kernel_y)
+                    kernel_y_end = min_gt(m, kernel_y_end, kernel_y)
                     kernel_x_end = sub(m, input_x, idx_x)
-                    cmp(m, kernel_x_end, kernel_x)
-                    it(m)
-                    if kernel_x_end > kernel_x:
-                        kernel_x_end = mov(m, kernel_x)
+                    kernel_x_end = min_gt(m, kernel_x_end, kernel_x)
                     count = mov(m, 0)                      # int count = 0;
                     k_y = kernel_y_start
                     cmp(m, k_y, kernel_y_end)

@@ -12,8 +12,9 @@ Calibration (../shared/reference conv1x1_8x8x16_o32, conv1x1_12x12x32_o64): 42 (
 45 (scalar_O2) instructions in the function itself.
 """
 from armsim.kernel import kernel
-from armsim.ops import (add, asr, bcc, bl, cbz, cmp, it, ldr, ldr_sp, ldrsb, ldrsh, mla, mov,
+from armsim.ops import (add, asr, bcc, bl, cbz, cmp, ldr, ldr_sp, ldrsb, ldrsh, mla, mov,
                         mul, pop_pc, push, smlad, strb, str_sp, sub)
+from kernels.minmax import max_lt, min_gt
 
 from .arm_nn_mat_mult_kernel_s8_s16 import arm_nn_mat_mult_kernel_s8_s16
 from .arm_nn_mat_mult_nt_t_s8 import arm_nn_mat_mult_nt_t_s8
@@ -139,14 +140,8 @@ def arm_convolve_1x1_s8_fast(m, buf, input_n, input_w, input_h, input_c, pad_w, 
                         total = arm_nn_requantize(m, total, ldr(m, output_mult + 4 * i),
                                                   ldr(m, output_shift + 4 * i))
                         total = add(m, total, output_offset)
-                        cmp(m, total, activation_min)
-                        it(m)
-                        if total < activation_min:
-                            total = mov(m, activation_min)
-                        cmp(m, total, activation_max)
-                        it(m)
-                        if total > activation_max:
-                            total = mov(m, activation_max)
+                        total = max_lt(m, total, activation_min)
+                        total = min_gt(m, total, activation_max)
                         strb(m, out, total)           # *out++ = (int8_t)sum;
                         out += 1
                         i += 1

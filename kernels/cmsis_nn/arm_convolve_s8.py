@@ -36,6 +36,7 @@ exactly.
 from armsim.kernel import kernel
 from armsim.ops import (add, and_, asr, b, bcc, bl, cbz, cmp, it, ldr, ldr_sp, ldrsb, ldrsh, mla, strd_sp,
                         mov, mul, pop_pc, push, smlad, strb, str_sp, sub, sxtb, udiv, mls)
+from kernels.minmax import max_lt, min_gt
 
 from kernels.libc import memcpy, memset
 from .arm_nn_mat_mult_kernel_row_offset_s8_s16 import arm_nn_mat_mult_kernel_row_offset_s8_s16
@@ -308,14 +309,8 @@ def arm_convolve_s8(m, buf, input_batches, input_x, input_y, input_ch, kernel_x,
                     total = arm_nn_requantize(m, total, ldr(m, output_mult_ptr + 4 * i),
                                               ldr(m, output_shift_ptr + 4 * i))
                     total = add(m, total, out_offset)  # sum += out_offset;
-                    cmp(m, total, out_activation_min)  # MAX(sum, out_activation_min)
-                    it(m)
-                    if total < out_activation_min:
-                        total = mov(m, out_activation_min)
-                    cmp(m, total, out_activation_max)  # MIN(sum, out_activation_max)
-                    it(m)
-                    if total > out_activation_max:
-                        total = mov(m, out_activation_max)
+                    total = max_lt(m, total, out_activation_min)  # MAX(sum, out_activation_min)
+                    total = min_gt(m, total, out_activation_max)  # MIN(sum, out_activation_max)
                     strb(m, out, total)               # *out++ = (int8_t)sum;
                     out += 1
                     i += 1

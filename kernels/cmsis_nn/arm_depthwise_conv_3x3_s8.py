@@ -19,6 +19,7 @@ from armsim.kernel import kernel
 from armsim.ops import (add, asr, bcc, cbnz, cmp, it, ldr, ldr_sp, ldrd, ldrd_sp, ldrsb, mla,
                         mov, mul, pkhbt, pop_pc, push, smlabb, smlatt, str_sp, strd_sp, sub,
                         sxtab16, sxtb, sxtb16)
+from kernels.minmax import min_gt
 from kernels.cmsis_nn.arm_depthwise_conv_s8 import requantize_clamp_store
 
 
@@ -105,10 +106,7 @@ def arm_depthwise_conv_3x3_s8(m, input_x, input_y, input_ch, input, filter_w, fi
         else:
             ker_h_start = neg
         ker_h_end = sub(m, input_y, in_h)                     # MIN(3, input_y - in_h)
-        cmp(m, ker_h_end, 3)
-        it(m)
-        if ker_h_end > 3:
-            ker_h_end = mov(m, 3)
+        ker_h_end = min_gt(m, ker_h_end, 3)
         in_w = sub(m, 0, pad_x)                               # in_w = -pad_x
         in_row = mla(m, add(m, in_h, ker_h_start), row_stride, input)  # input + (in_h + ker_h_start) * (input_ch * input_x)
         kbase_row = mla(m, ker_h_start, ker_row, kernel)      # kernel + ker_h_start * (input_ch * 3)

@@ -21,6 +21,7 @@ from armsim.kernel import kernel
 from armsim.ops import (add, b, bcc, bl, cbz, cmp, it, ldr, ldr_sp, ldrd, ldrd_sp, ldrh,
                         ldrsb, ldrsh, lsl, lsr, mla, mov, mul, pkhbt, pkhtb, pop, pop_pc, push, ror,
                         smlabb, smlad, str_sp, strd_sp, sub, sxtb16, uxth)
+from kernels.minmax import min_gt
 from kernels.cmsis_nn.arm_depthwise_conv_get_buffer_sizes_s8 import \
     arm_depthwise_conv_s8_opt_get_buffer_size
 from kernels.cmsis_nn.arm_depthwise_conv_s8 import arm_depthwise_conv_s8, requantize_clamp_store
@@ -58,10 +59,7 @@ def _dsp_body(m, input_x, input_y, input_ch, input, kernel_x, kernel_y, kernel, 
             if base_idx_y >= 0:
                 ker_y_start = mov(m, 0)
             ker_y_end = sub(m, input_y, base_idx_y)           # MIN(kernel_y, input_y - base_idx_y)
-            cmp(m, ker_y_end, kernel_y)
-            it(m)
-            if ker_y_end > kernel_y:
-                ker_y_end = mov(m, kernel_y)
+            ker_y_end = min_gt(m, ker_y_end, kernel_y)
             index = 0                                         # int32_t index = 0;
             row_len = mul(m, kernel_x, input_ch)              # kernel_x * input_ch
             cbz(m, ker_y_start == 0)                          # if (ker_y_start != 0)

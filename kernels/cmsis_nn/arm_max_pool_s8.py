@@ -21,6 +21,7 @@ from armsim.kernel import kernel
 from armsim.ops import (add, and_, asr, b, bcc, bfi, bic, bl, cbz, cmp, it, ldr, ldr_sp, ldrd_sp,
                         ldrsb, mla, mov, mul, pop_pc, push, rsb, sbfx, str_, str_sp, strb, strd_sp, sub,
                         sxtb)
+from kernels.minmax import max_lt, min_gt
 
 from ..libc import memcpy
 
@@ -82,14 +83,8 @@ def compare_and_replace_if_larger_q7(m, base, target, length, cnt4, cnt1):
 
 @kernel(inline=True)
 def _clamp(m, v, act_min, act_max):
-    cmp(m, v, act_min)                                     # MAX(v, act_min)
-    it(m)
-    if v < act_min:
-        v = mov(m, act_min)
-    cmp(m, v, act_max)                                     # MIN(v, act_max)
-    it(m)
-    if v > act_max:
-        v = mov(m, act_max)
+    v = max_lt(m, v, act_min)                              # MAX(v, act_min)
+    v = min_gt(m, v, act_max)                              # MIN(v, act_max)
     return v
 
 
@@ -147,10 +142,7 @@ def arm_max_pool_s8(m, stride_y, stride_x, pad_y, pad_x, act_min, act_max, batch
             # ker_y_start = MAX(0, -base_idx_y);  kernel_y_end = MIN(kernel_y, input_y - base_idx_y)
             ker_y_start = bic(m, rsb(m, base_idx_y, 0), (-base_idx_y) >> 31)
             kernel_y_end = sub(m, input_y, base_idx_y)
-            cmp(m, kernel_y_end, kernel_y)
-            it(m)
-            if kernel_y_end > kernel_y:
-                kernel_y_end = mov(m, kernel_y)
+            kernel_y_end = min_gt(m, kernel_y_end, kernel_y)
             base_idx_x = neg_pad_x
             cmp(m, output_x, 0)
             bcc(m, output_x <= 0)
@@ -164,10 +156,7 @@ def arm_max_pool_s8(m, stride_y, stride_x, pad_y, pad_x, act_min, act_max, batch
                     strd_sp(m)
                 ker_x_start = bic(m, rsb(m, base_idx_x, 0), (-base_idx_x) >> 31)
                 kernel_x_end = sub(m, input_x, base_idx_x)
-                cmp(m, kernel_x_end, kernel_x)
-                it(m)
-                if kernel_x_end > kernel_x:
-                    kernel_x_end = mov(m, kernel_x)
+                kernel_x_end = min_gt(m, kernel_x_end, kernel_x)
                 count = mov(m, 0)                          # int count = 0;
                 k_y = ker_y_start
                 cmp(m, k_y, kernel_y_end)

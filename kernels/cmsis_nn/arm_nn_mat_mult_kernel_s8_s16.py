@@ -26,8 +26,9 @@ the stack around each requantize: the `ldr_sp` below.  Those stack accesses and 
 per-function counts (not read off a disassembly); the MAC instructions are exactly the C's.
 """
 from armsim.kernel import kernel
-from armsim.ops import (add, ldrd_sp, strd_sp, asr, b, bcc, cbz, cmp, it, ldr, ldr_sp, ldrsb, ldrsh, mla, mov,
+from armsim.ops import (add, ldrd_sp, strd_sp, asr, b, bcc, cbz, cmp, ldr, ldr_sp, ldrsb, ldrsh, mla, mov,
                         pop_pc, push, smlad, strb, str_sp, sub)
+from kernels.minmax import max_lt, min_gt
 
 from .arm_nn_requantize import arm_nn_requantize
 from .read_and_pad_reordered import read_and_pad_reordered
@@ -39,14 +40,8 @@ def _requantize_clamp_store(m, acc, mult_ptr, shift_ptr, out_offset, activation_
     ldr_sp(m)                                         # out_offset / activation limits reload
     acc = arm_nn_requantize(m, acc, ldr(m, mult_ptr), ldr(m, shift_ptr))
     acc = add(m, acc, out_offset)                     # ch_x_out_y += out_offset;
-    cmp(m, acc, activation_min)                       # MAX(ch_x_out_y, activation_min)
-    it(m)
-    if acc < activation_min:
-        acc = mov(m, activation_min)
-    cmp(m, acc, activation_max)                       # MIN(ch_x_out_y, activation_max)
-    it(m)
-    if acc > activation_max:
-        acc = mov(m, activation_max)
+    acc = max_lt(m, acc, activation_min)              # MAX(ch_x_out_y, activation_min)
+    acc = min_gt(m, acc, activation_max)              # MIN(ch_x_out_y, activation_max)
     strb(m, out, acc)                                 # *out_y++ = (int8_t)ch_x_out_y;
 
 

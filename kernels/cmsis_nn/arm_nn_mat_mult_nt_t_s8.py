@@ -34,8 +34,9 @@ a MOV + B.  rhs_cols < 16 (e.g. 8 input channels) runs the 4-column loop, not 8 
 columns.
 """
 from armsim.kernel import kernel
-from armsim.ops import (add, ldrd_sp, strd_sp, asr, b, bcc, cbz, cmp, it, ldr, ldr_sp, ldrsb, lsl,
+from armsim.ops import (add, ldrd_sp, strd_sp, asr, b, bcc, cbz, cmp, ldr, ldr_sp, ldrsb, lsl,
                         lsr, mla, mov, mul, pop_pc, push, smlad, strb, str_sp, sub, sxtb16)
+from kernels.minmax import max_lt, min_gt
 
 from .arm_nn_requantize_invariant import requantize_in_loop, requantize_setup
 
@@ -43,14 +44,8 @@ from .arm_nn_requantize_invariant import requantize_in_loop, requantize_setup
 @kernel(inline=True)
 def _clamp_store(m, res, dst_offset, activation_min, activation_max, dst):
     res = add(m, res, dst_offset)                     # res += dst_offset;
-    cmp(m, res, activation_min)                       # res = MAX(res, activation_min);
-    it(m)
-    if res < activation_min:
-        res = mov(m, activation_min)
-    cmp(m, res, activation_max)                       # res = MIN(res, activation_max);
-    it(m)
-    if res > activation_max:
-        res = mov(m, activation_max)
+    res = max_lt(m, res, activation_min)              # res = MAX(res, activation_min);
+    res = min_gt(m, res, activation_max)              # res = MIN(res, activation_max);
     strb(m, dst, res)                                 # dst_ptr[i] = (int8_t)res;
 
 

@@ -18,6 +18,7 @@ store per MUL_SAT in the measured code; they are the `ldr_sp` / `str_sp` per col
 from armsim.kernel import kernel
 from armsim.ops import (add, b, bcc, clz, cmp, it, ldr_sp, ldrsb, lsl, mov, mul, pop_pc, push,
                         rsb, str_sp, strb, sub)
+from kernels.minmax import max_lt, min_gt
 
 from .arm_nn_doubling_high_mult import arm_nn_doubling_high_mult
 from .arm_nn_exp_on_negative_values import arm_nn_exp_on_negative_values
@@ -93,14 +94,8 @@ def arm_nn_softmax_common_s8(m, input, num_rows, row_size, mult, shift, diff_min
                 t = arm_nn_exp_on_negative_values(m, t)
                 t = arm_nn_doubling_high_mult(m, shifted_scale, t, False)  # MUL_SAT(shifted_scale, ...)
                 res = add(m, arm_nn_divide_by_power_of_two(m, t, bits_over_unit), NN_Q7_MIN)
-                cmp(m, res, NN_Q7_MAX)                     # CLAMP(res, NN_Q7_MAX, NN_Q7_MIN)
-                it(m)
-                if res > NN_Q7_MAX:
-                    res = mov(m, NN_Q7_MAX)
-                cmp(m, res, NN_Q7_MIN)
-                it(m)
-                if res < NN_Q7_MIN:
-                    res = mov(m, NN_Q7_MIN)
+                res = min_gt(m, res, NN_Q7_MAX)            # CLAMP(res, NN_Q7_MAX, NN_Q7_MIN)
+                res = max_lt(m, res, NN_Q7_MIN)
                 strb(m, output + row_idx * row_size + col, res)   # output_s8[col] = (int8_t)...
             else:
                 res = mov(m, NN_Q7_MIN)

@@ -14,6 +14,7 @@ channel, none per row), where a stand-alone compile of the header kept the dims 
 from armsim.kernel import kernel, run
 from armsim.ops import (add, b, bcc, bic, cmp, it, ldr_sp, ldrd_sp, ldrsb, ldrsh_sp,
                         mla, mov, mul, pop_pc, push, rsb, sdiv, str_sp, strb, strd_sp, sub, udiv)
+from kernels.minmax import max_lt, min_ge
 
 NAME = "tflite::reference_integer_ops::AveragePool"
 
@@ -226,15 +227,9 @@ def AveragePool(m, stride_height, stride_width, filter_height, filter_width, pad
                                         acc = sdiv(m, acc, filter_count)
                                         b(m)
                                     ldr_sp(m)
-                                    cmp(m, acc, activation_min)
-                                    it(m)
-                                    if acc < activation_min:
-                                        acc = mov(m, activation_min)
+                                    acc = max_lt(m, acc, activation_min)
                                     ldr_sp(m)
-                                    cmp(m, acc, activation_max)
-                                    it(m)
-                                    if acc >= activation_max:
-                                        acc = mov(m, activation_max)
+                                    acc = min_ge(m, acc, activation_max)
                                     ldr_sp(m)                    # Offset(output_shape, batch, out_y, out_x, channel)
                                     ldr_sp(m)
                                     ldr_sp(m)

@@ -13,6 +13,7 @@ per tap.
 from armsim.kernel import kernel, run
 from armsim.ops import (add, b, bcc, bl, cbz, cmp, it, ldr, ldr_sp, ldrd_sp, ldrsb, ldrsh_sp,
                         mla, mov, mul, orr, pop_pc, push, rsb, sdiv, str_sp, strb, strd_sp, sub)
+from kernels.minmax import max_lt, min_ge
 from kernels.tflm.common import MBQM, MultiplyByQuantizedMultiplier
 
 NAME = "tflite::reference_integer_ops::ConvPerChannel"
@@ -293,15 +294,9 @@ def ConvPerChannel(m, input_offset, stride_width, stride_height, dilation_width_
                                 acc = add(m, output_offset, acc)         # acc += output_offset
                                 ldr_sp(m)
                                 ldr_sp(m)
-                                cmp(m, acc, output_activation_min)      # std::max
-                                it(m)
-                                if acc < output_activation_min:
-                                    acc = mov(m, output_activation_min)
+                                acc = max_lt(m, acc, output_activation_min)  # std::max
                                 ldr_sp(m)
-                                cmp(m, acc, output_activation_max)      # std::min
-                                it(m)
-                                if acc >= output_activation_max:
-                                    acc = mov(m, output_activation_max)
+                                acc = min_ge(m, acc, output_activation_max)  # std::min
                                 ldr_sp(m)
                                 row = mla(m, output_height, batch, out_y)
                                 ldr_sp(m)

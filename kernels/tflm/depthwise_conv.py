@@ -13,6 +13,7 @@ from armsim.kernel import kernel, run
 from armsim.ops import (add, b, bcc, bl, cbz, cmp, it, ldr, ldr_sp, ldrd_sp, ldrsb, ldrsh_sp,
                         lsl, mla, mov, mul, mvn, orr, pop_pc, push, rsb, str_sp, strb, strd_sp,
                         sub)
+from kernels.minmax import max_lt, min_ge
 from kernels.tflm.common import MBQM, MultiplyByQuantizedMultiplier
 
 NAME = "tflite::reference_integer_ops::DepthwiseConvPerChannel"
@@ -255,15 +256,9 @@ def DepthwiseConvPerChannel(m, input_offset, stride_width, stride_height,
                                         acc = add(m, output_offset, acc)
                                         ldr_sp(m)
                                         ldr_sp(m)
-                                        cmp(m, acc, output_activation_min)
-                                        it(m)
-                                        if acc < output_activation_min:
-                                            acc = mov(m, output_activation_min)
+                                        acc = max_lt(m, acc, output_activation_min)
                                         ldr_sp(m)
-                                        cmp(m, acc, output_activation_max)
-                                        it(m)
-                                        if acc >= output_activation_max:
-                                            acc = mov(m, output_activation_max)
+                                        acc = min_ge(m, acc, output_activation_max)
                                         ldr_sp(m)
                                         ldr_sp(m)
                                         ldr_sp(m)

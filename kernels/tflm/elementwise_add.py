@@ -22,6 +22,7 @@ from armsim.kernel import kernel, run
 from armsim.ops import (adc, add, and_, asr, b, bcc, carry_of_add, cmp, it, ldr_sp, ldrd_sp,
                         ldrsb, lsl, lsr, mov, mul, mvn, orr, pop_pc, push, rsb, sbc, smull,
                         strb, sub)
+from kernels.minmax import max_lt
 
 NAME = "tflite::reference_integer_ops::Add"
 INT32_MIN = -(2**31)
@@ -152,10 +153,7 @@ def Add(m, input1_offset, input2_offset, left_shift, input1_multiplier, input1_s
             raw_output = add(m, raw_output, output_offset)
             ldr_sp(m)
             ldr_sp(m)
-            cmp(m, raw_output, activation_min)           # std::max
-            it(m)
-            if raw_output < activation_min:
-                raw_output = mov(m, activation_min)
+            raw_output = max_lt(m, raw_output, activation_min)  # std::max
             cmp(m, activation_max, raw_output)           # std::min
             it(m)
             if activation_max >= raw_output:

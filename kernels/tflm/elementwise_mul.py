@@ -9,8 +9,9 @@ call of MulElementwise, whose loop calls tflite::MultiplyByQuantizedMultiplier p
     clamp to [quantized_activation_min, quantized_activation_max]
 """
 from armsim.kernel import kernel, run
-from armsim.ops import (add, bcc, bl, bx, cmp, it, ldr_sp, ldrd_sp, ldrsb, mov, mul, pop_pc,
+from armsim.ops import (add, bcc, bl, bx, cmp, ldr_sp, ldrd_sp, ldrsb, mov, mul, pop_pc,
                         push, str_sp, strb, sub)
+from kernels.minmax import max_lt, min_ge
 from kernels.tflm.common import MBQM, MultiplyByQuantizedMultiplier
 
 NAME = "tflite::reference_integer_ops::Mul<signed char>"
@@ -79,14 +80,8 @@ def Mul(m, input1_offset, input2_offset, output_multiplier, output_shift, output
             acc = MultiplyByQuantizedMultiplier(m, product, output_multiplier, output_shift)
             ldrd_sp(m)                           # quantized_activation_min, _max
             acc = add(m, output_offset, acc)
-            cmp(m, acc, activation_min)
-            it(m)
-            if acc < activation_min:
-                acc = mov(m, activation_min)
-            cmp(m, acc, activation_max)
-            it(m)
-            if acc >= activation_max:
-                acc = mov(m, activation_max)
+            acc = max_lt(m, acc, activation_min)
+            acc = min_ge(m, acc, activation_max)
             i += 1
             cmp(m, size, i)
             strb(m, output_data + i - 1, acc)    # strb r4, [r9, #1]!

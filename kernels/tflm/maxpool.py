@@ -8,6 +8,7 @@ max starts at -128, then the clamp to the activation range (LDRSB of the int8 pa
 from armsim.kernel import kernel, run
 from armsim.ops import (add, b, bcc, bic, cmp, it, ldr_sp, ldrd_sp, ldrsb, ldrsb_sp, ldrsh_sp, mla, mov,
                         mvn, pop_pc, push, str_sp, strb, strd_sp, sub)
+from kernels.minmax import max_lt, min_ge
 
 NAME = "tflite::reference_integer_ops::MaxPool"
 
@@ -126,10 +127,7 @@ def MaxPool(m, stride_height, stride_width, filter_height, filter_width, pad_hei
                                         while True:  # for (filter_x ...)
                                             v = ldrsb(m, p)
                                             filter_x = add(m, filter_x, 1)
-                                            cmp(m, max_value, v)
-                                            it(m)
-                                            if max_value < v:
-                                                max_value = mov(m, v)
+                                            max_value = max_lt(m, max_value, v)
                                             cmp(m, filter_x_end, filter_x)
                                             p = add(m, p, depth)
                                             bcc(m, filter_x != filter_x_end)
@@ -161,10 +159,7 @@ def MaxPool(m, stride_height, stride_width, filter_height, filter_width, pad_hei
                             if activation_min < max_value:
                                 value = mov(m, max_value)
                             ldrsb_sp(m)                          # int8 activation_max
-                            cmp(m, value, activation_max)
-                            it(m)
-                            if value >= activation_max:
-                                value = mov(m, activation_max)
+                            value = min_ge(m, value, activation_max)
                             strb(m, out_base + channel, value)
                             ldr_sp(m)
                             channel = add(m, channel, 1)
