@@ -12,6 +12,7 @@ filter offset there).
 from armsim.kernel import kernel, run
 from armsim.ops import (add, b, bcc, bl, cbz, cmp, it, ldr, ldr_sp, ldrd_sp, ldrsb, mla, mov,
                         mul, pop_pc, push, str_sp, strb, strd_sp, sub)
+from kernels.minmax import max_lt, min_ge
 from kernels.tflm.common import MBQM, MultiplyByQuantizedMultiplier
 
 NAME = "tflite::reference_integer_ops::FullyConnected<signed char, signed char, signed char, long>"
@@ -42,6 +43,53 @@ def _flat_size_skip_last(m, batches):
         if i == OUTPUT_DIMS:
             break
     return size
+
+
+@kernel(inline=True)
+def _accumulate(m, in_ptr, in_end, f_row, accum_depth, input_offset, filter_offset,
+                per_tensor):
+    """int32_t acc = 0; for (int d = 0; d < accum_depth; ++d)
+    acc += (filter_val + filter_offset) * (input_val + input_offset);
+    FullyConnectedPerChannel has no filter offset (per_tensor False: no ADD)."""
+    cmp(m, accum_depth, 0)
+    it(m)
+    if accum_depth <= 0:
+        acc = mov(m, 0)
+    bcc(m, accum_depth <= 0)
+    if accum_depth > 0:
+        ldr_sp(m)
+        ip = in_ptr
+        f_ptr = add(m, f_row, -1)
+        acc = mov(m, 0)
+        while True:                             # for (d = 0; d < accum_depth; ++d)
+            input_val = ldrsb(m, ip)            # ldrsb r2, [ip], #1
+            ip += 1
+            f_ptr += 1
+            filter_val = ldrsb(m, f_ptr)        # ldrsb r3, [lr, #1]!
+            input_val = add(m, input_val, input_offset)
+            if per_tensor:
+                filter_val = add(m, filter_val, filter_offset)
+            cmp(m, ip, in_end)
+            acc = mla(m, input_val, filter_val, acc)
+            bcc(m, ip != in_end)
+            if ip == in_end:
+                break
+    return acc
+
+
+@kernel(inline=True)
+def _offset_clamp_store(m, acc, output_offset, output_activation_min, output_activation_max,
+                        out_ptr):
+    """acc += output_offset; acc = std::max(acc, output_activation_min);
+    acc = std::min(acc, output_activation_max); output_data[...] = acc;
+    (the offset and both bounds reloaded from the stack)."""
+    ldr_sp(m)
+    acc = add(m, acc, output_offset)
+    ldr_sp(m)
+    acc = max_lt(m, acc, output_activation_min)
+    ldr_sp(m)
+    acc = min_ge(m, acc, output_activation_max)
+    strb(m, out_ptr, acc)                       # strb r0, [r7], #1
 
 
 @kernel
@@ -99,28 +147,8 @@ def FullyConnected(m, input_offset, filter_offset, output_offset, output_multipl
                 bias_ptr = bias_data
                 f_row = filter_data
                 while True:                     # for (out_c ...)
-                    cmp(m, accum_depth, 0)
-                    it(m)
-                    if accum_depth <= 0:
-                        acc = mov(m, 0)
-                    bcc(m, accum_depth <= 0)
-                    if accum_depth > 0:
-                        ldr_sp(m)
-                        ip = in_ptr
-                        f_ptr = add(m, f_row, -1)
-                        acc = mov(m, 0)
-                        while True:             # for (d = 0; d < accum_depth; ++d)
-                            input_val = ldrsb(m, ip)            # ldrsb r2, [ip], #1
-                            ip += 1
-                            f_ptr += 1
-                            filter_val = ldrsb(m, f_ptr)        # ldrsb r3, [lr, #1]!
-                            input_val = add(m, input_val, input_offset)
-                            filter_val = add(m, filter_val, filter_offset)
-                            cmp(m, ip, in_end)
-                            acc = mla(m, input_val, filter_val, acc)
-                            bcc(m, ip != in_end)
-                            if ip == in_end:
-                                break
+                    acc = _accumulate(m, in_ptr, in_end, f_row, accum_depth, input_offset,
+                                      filter_offset, True)
                     ldr_sp(m)
                     cbz(m, bias_data == 0)      # if (bias_data)
                     if bias_data != 0:
@@ -128,19 +156,8 @@ def FullyConnected(m, input_offset, filter_offset, output_offset, output_multipl
                     ldrd_sp(m)                  # output_multiplier, output_shift
                     bl(m)
                     acc = MultiplyByQuantizedMultiplier(m, acc, output_multiplier, output_shift)
-                    ldr_sp(m)
-                    acc = add(m, acc, output_offset)
-                    ldr_sp(m)
-                    cmp(m, acc, output_activation_min)
-                    it(m)
-                    if acc < output_activation_min:
-                        acc = mov(m, output_activation_min)
-                    ldr_sp(m)
-                    cmp(m, acc, output_activation_max)
-                    it(m)
-                    if acc >= output_activation_max:
-                        acc = mov(m, output_activation_max)
-                    strb(m, out_ptr, acc)       # strb r0, [r7], #1
+                    _offset_clamp_store(m, acc, output_offset, output_activation_min,
+                                        output_activation_max, out_ptr)
                     out_ptr += 1
                     cmp(m, out_ptr, out_end)
                     bias_ptr = add(m, bias_ptr, 4)
@@ -215,27 +232,8 @@ def FullyConnectedPerChannel(m, input_offset, output_offset, output_multiplier, 
                 str_sp(m)
                 f_row = filter_data
                 while True:                     # for (out_c ...)
-                    cmp(m, accum_depth, 0)
-                    it(m)
-                    if accum_depth <= 0:
-                        acc = mov(m, 0)
-                    bcc(m, accum_depth <= 0)
-                    if accum_depth > 0:
-                        ldr_sp(m)
-                        ip = in_ptr
-                        f_ptr = add(m, f_row, -1)
-                        acc = mov(m, 0)
-                        while True:             # for (d ...)
-                            input_val = ldrsb(m, ip)
-                            ip += 1
-                            f_ptr += 1
-                            filter_val = ldrsb(m, f_ptr)
-                            input_val = add(m, input_val, input_offset)
-                            cmp(m, ip, in_end)
-                            acc = mla(m, input_val, filter_val, acc)
-                            bcc(m, ip != in_end)
-                            if ip == in_end:
-                                break
+                    acc = _accumulate(m, in_ptr, in_end, f_row, accum_depth, input_offset, 0,
+                                      False)
                     cbz(m, bias_data == 0)
                     if bias_data != 0:
                         acc = add(m, acc, ldr(m, bias_data + bias_off))
@@ -246,19 +244,8 @@ def FullyConnectedPerChannel(m, input_offset, output_offset, output_multiplier, 
                     str_sp(m)
                     bl(m)
                     acc = MultiplyByQuantizedMultiplier(m, acc, multiplier, shift)
-                    ldr_sp(m)
-                    acc = add(m, acc, output_offset)
-                    ldr_sp(m)
-                    cmp(m, acc, output_activation_min)
-                    it(m)
-                    if acc < output_activation_min:
-                        acc = mov(m, output_activation_min)
-                    ldr_sp(m)
-                    cmp(m, acc, output_activation_max)
-                    it(m)
-                    if acc >= output_activation_max:
-                        acc = mov(m, output_activation_max)
-                    strb(m, out_ptr, acc)
+                    _offset_clamp_store(m, acc, output_offset, output_activation_min,
+                                        output_activation_max, out_ptr)
                     out_ptr += 1
                     ldr_sp(m)
                     cmp(m, out_ptr, out_end)
