@@ -24,6 +24,7 @@ from armsim.ops import (adc, add, and_, asr, b, bcc, bic, bl, carry_of_add, clz,
                         eor, it, ldr_sp, ldrd_sp, ldrsb, lsl, lsr, mla, mov, mul, mvn, orr,
                         pop_pc, push, rsb, sbc, sbfx, smlal, smull, str_sp, strb, strd_sp, sub,
                         sxtb, ubfx, umull)
+from kernels.minmax import max_lt, min_ge
 
 NAME = "tflite::reference_ops::Softmax<signed char, signed char>"
 EXP = "gemmlowp::exp_on_negative_values<long, 5>"
@@ -33,6 +34,17 @@ RECIPROCAL = "gemmlowp::one_over_one_plus_x_for_x_in_0_1<long>"
 INT32_MIN = -(2**31)
 INT32_MAX = 2**31 - 1
 NUDGE_NEG = 1 - (1 << 30)          # 0xC0000001
+
+
+@kernel(inline=True)
+def _toward_zero(m, lo, hi):
+    """A negative 64-bit sum hi:lo plus 2^31 - 1 (MVN, ADDS, ADC), so that taking bits
+    62..31 divides by 2^31 toward zero."""
+    bias = mvn(m, INT32_MIN)
+    carry = carry_of_add(lo, bias)
+    lo = add(m, lo, bias)
+    hi = adc(m, hi, 0, carry)
+    return lo, hi
 
 
 @kernel(inline=True)
@@ -55,10 +67,7 @@ def _high32(m, lo, hi, literal, back):
         cmp(m, hi, 0)
         bcc(m, hi >= 0)
         if hi < 0:
-            bias = mvn(m, INT32_MIN)
-            carry = carry_of_add(lo, bias)
-            lo = add(m, lo, bias)
-            hi = adc(m, hi, 0, carry)
+            lo, hi = _toward_zero(m, lo, hi)
     result = orr(m, lsr(m, lo, 31), hi << 1)
     if negative and back:
         b(m)
@@ -76,10 +85,7 @@ def exp_on_interval_between_negative_one_quarter_and_0_excl(m, a):
     push(m, 2)
     bcc(m, hi >= 0)
     if hi < 0:
-        bias = mvn(m, INT32_MIN)
-        carry = carry_of_add(lo, bias)
-        lo = add(m, lo, bias)
-        hi = adc(m, hi, 0, carry)
+        lo, hi = _toward_zero(m, lo, hi)
     sign = asr(m, hi, 31)
     x2 = orr(m, lsr(m, lo, 31), hi << 1)                 # x2 = x * x
     # x3 = x2 * x: 64-bit product from UMULL and the sign cross terms
@@ -131,10 +137,7 @@ def exp_on_interval_between_negative_one_quarter_and_0_excl(m, a):
     cmp(m, hi, 0)
     bcc(m, hi < 0)
     if hi < 0:                                           # division toward zero
-        bias = mvn(m, INT32_MIN)
-        carry = carry_of_add(lo, bias)
-        lo = add(m, lo, bias)
-        hi = adc(m, hi, 0, carry)
+        lo, hi = _toward_zero(m, lo, hi)
     ldr_sp(m)                                            # ldr =0x70F5A894
     high = orr(m, lsr(m, lo, 31), hi << 1)
     result = add(m, constant_term, high)                 # constant_term + constant_term * (x + poly)
@@ -356,10 +359,7 @@ def Softmax(m, input_beta_multiplier, input_beta_left_shift, diff_min, input_dat
                 while True:                              # max_in_row = max(max_in_row, input[c])
                     v = ldrsb(m, row_in + c)
                     c += 1
-                    cmp(m, max_in_row, v)
-                    it(m)
-                    if max_in_row < v:
-                        max_in_row = mov(m, v)
+                    max_in_row = max_lt(m, max_in_row, v)
                     cmp(m, row_in + depth, row_in + c)
                     bcc(m, c != depth)
                     if c == depth:
@@ -479,10 +479,7 @@ def Softmax(m, input_beta_multiplier, input_beta_left_shift, diff_min, input_dat
                             if (mask & prod) > half:
                                 unsat = add(m, unsat, 1)
                             shifted_output = sub(m, unsat, 128)
-                            cmp(m, shifted_output, 127)
-                            it(m)
-                            if shifted_output >= 127:
-                                shifted_output = mov(m, 127)
+                            shifted_output = min_ge(m, shifted_output, 127)
                             out = sxtb(m, shifted_output, 0)
                             b(m)
                             strb(m, row_out + c, out)
