@@ -23,11 +23,13 @@ element (about 16 LDR per element in dsp_O2, 21 in scalar_O2); those are the `ld
 Calibration (../shared/reference, gcc -O2): add_1000.
 """
 from armsim.kernel import kernel
-from armsim.ops import (add, and_, asr, bcc, cmp, it, ldr, ldr_sp, ldrsb, lsl, lsr, mov, orr,
-                        pop_pc, push, ror, sadd16, str_, str_sp, strb, sub, sxtb, sxtb16, uxtb,
-                        uxth)
+from armsim.ops import (add, and_, asr, bcc, cmp, ldr_sp, ldrsb, lsl, lsr, mov, orr, pop_pc,
+                        push, sadd16, str_sp, strb, sub, uxth)
+from kernels.minmax import max_lt, min_gt
 
 from .arm_nn_requantize_invariant import requantize_in_loop, requantize_setup
+from .arm_nn_write_s8x4_ia import arm_nn_write_s8x4_ia
+from .read_and_pad_reordered import read_and_pad_reordered
 
 
 @kernel
@@ -40,14 +42,8 @@ def _add_requantized(m, input_1, input_2, input_1_mult, q1, input_2_mult, q2, ou
     total = add(m, input_1, input_2)                       # sum = input_1 + input_2;
     total = requantize_in_loop(m, total, out_mult, qo[0], qo[1], qo[2], qo[3])
     total = add(m, total, out_offset)                      # sum += out_offset;
-    cmp(m, total, out_activation_min)                      # sum = MAX(sum, out_activation_min);
-    it(m)
-    if total < out_activation_min:
-        total = mov(m, out_activation_min)
-    cmp(m, total, out_activation_max)                      # sum = MIN(sum, out_activation_max);
-    it(m)
-    if total > out_activation_max:
-        total = mov(m, out_activation_max)
+    total = max_lt(m, total, out_activation_min)           # sum = MAX(sum, out_activation_min);
+    total = min_gt(m, total, out_activation_max)           # sum = MIN(sum, out_activation_max);
     return total
 
 
@@ -76,14 +72,8 @@ def arm_elementwise_add_s8(m, input_1_vect, input_2_vect, input_1_offset, input_
                 ldr_sp(m)
             for _ in range(4):
                 str_sp(m)
-            in_a = ldr(m, input_1_vect)                    # read_and_pad_reordered(input_1_vect, &b_1, &a_1)
-            input_1_vect += 4
-            a_1 = sxtb16(m, ror(m, in_a, 8), 0)            #   *out2 = SXTB16(ROR(inA, 8))
-            b_1 = sxtb16(m, in_a, 0)                       #   *out1 = SXTB16(inA)
-            in_a = ldr(m, input_2_vect)                    # read_and_pad_reordered(input_2_vect, &b_2, &a_2)
-            input_2_vect += 4
-            a_2 = sxtb16(m, ror(m, in_a, 8), 0)
-            b_2 = sxtb16(m, in_a, 0)
+            input_1_vect, b_1, a_1 = read_and_pad_reordered(m, input_1_vect)
+            input_2_vect, b_2, a_2 = read_and_pad_reordered(m, input_2_vect)
             a_1 = sadd16(m, a_1, offset_1_packed)          # a_1 = SADD16(a_1, offset_1_packed);
             b_1 = sadd16(m, b_1, offset_1_packed)
             a_2 = sadd16(m, a_2, offset_2_packed)
@@ -120,16 +110,7 @@ def arm_elementwise_add_s8(m, input_1_vect, input_2_vect, input_1_offset, input_
             x2 = lsl(m, lsr(m, a_2, 16), left_shift)
             r4 = _add_requantized(m, x1, x2, input_1_mult, q1, input_2_mult, q2, out_mult, qo,
                                   out_offset, out_activation_min, out_activation_max)
-            # arm_nn_write_s8x4_ia(&output, PACK_S8x4_32x1(r1, r2, r3, r4));
-            r1 = sxtb(m, r1, 0)                            # (int8_t) casts
-            r2 = sxtb(m, r2, 0)
-            r3 = sxtb(m, r3, 0)
-            word = and_(m, r1, 0xFF)
-            word = orr(m, word, uxtb(m, r2, 0) << 8)
-            word = orr(m, word, uxtb(m, r3, 0) << 16)
-            word = orr(m, word, r4 << 24)
-            str_(m, output, word)
-            output += 4
+            output = arm_nn_write_s8x4_ia(m, output, r1, r2, r3, r4)
             loop_count = sub(m, loop_count, 1)             # loop_count--;
             cmp(m, loop_count, 0)
             bcc(m, loop_count > 0)

@@ -16,11 +16,13 @@ which is measured); no reference measurement covers this kernel, so the stack re
 the arguments are estimated from add_1000's (per requantize: 2 reloads).
 """
 from armsim.kernel import kernel
-from armsim.ops import (add, and_, asr, bcc, cmp, it, ldr, ldr_sp, ldrsb, mov, mul, orr, pop_pc,
-                        push, ror, sadd16, smulbb, smultt, str_, strb, sub, sxtb, sxtb16, uxtb,
-                        uxth)
+from armsim.ops import (add, and_, asr, bcc, cmp, ldr_sp, ldrsb, mov, mul, orr, pop_pc, push,
+                        sadd16, smulbb, smultt, strb, sub, uxth)
+from kernels.minmax import max_lt, min_gt
 
 from .arm_nn_requantize_invariant import requantize_in_loop, requantize_setup
+from .arm_nn_write_s8x4_ia import arm_nn_write_s8x4_ia
+from .read_and_pad_reordered import read_and_pad_reordered
 
 
 @kernel
@@ -28,14 +30,8 @@ def _mul_requantized(m, mul_res, out_mult, qo, out_offset, out_activation_min,
                      out_activation_max):
     mul_res = requantize_in_loop(m, mul_res, out_mult, qo[0], qo[1], qo[2], qo[3])
     mul_res = add(m, mul_res, out_offset)                  # ... + out_offset;
-    cmp(m, mul_res, out_activation_min)                    # MAX(mul_res, out_activation_min)
-    it(m)
-    if mul_res < out_activation_min:
-        mul_res = mov(m, out_activation_min)
-    cmp(m, mul_res, out_activation_max)                    # MIN(mul_res, out_activation_max)
-    it(m)
-    if mul_res > out_activation_max:
-        mul_res = mov(m, out_activation_max)
+    mul_res = max_lt(m, mul_res, out_activation_min)       # MAX(mul_res, out_activation_min)
+    mul_res = min_gt(m, mul_res, out_activation_max)       # MIN(mul_res, out_activation_max)
     return mul_res
 
 
@@ -56,14 +52,8 @@ def arm_elementwise_mul_s8(m, input_1_vect, input_2_vect, input_1_offset, input_
         cmp(m, loop_count, 0)
         bcc(m, loop_count <= 0)
         while loop_count > 0:
-            in_a = ldr(m, input_1_vect)                    # read_and_pad_reordered(input_1_vect, &b_1, &a_1)
-            input_1_vect += 4
-            a_1 = sxtb16(m, ror(m, in_a, 8), 0)
-            b_1 = sxtb16(m, in_a, 0)
-            in_a = ldr(m, input_2_vect)                    # read_and_pad_reordered(input_2_vect, &b_2, &a_2)
-            input_2_vect += 4
-            a_2 = sxtb16(m, ror(m, in_a, 8), 0)
-            b_2 = sxtb16(m, in_a, 0)
+            input_1_vect, b_1, a_1 = read_and_pad_reordered(m, input_1_vect)
+            input_2_vect, b_2, a_2 = read_and_pad_reordered(m, input_2_vect)
             a_1 = sadd16(m, a_1, offset_1_packed)          # a_1 = SADD16(a_1, offset_1_packed);
             b_1 = sadd16(m, b_1, offset_1_packed)
             a_2 = sadd16(m, a_2, offset_2_packed)
@@ -84,16 +74,7 @@ def arm_elementwise_mul_s8(m, input_1_vect, input_2_vect, input_1_offset, input_
             ldr_sp(m)
             r4 = _mul_requantized(m, smultt(m, a_1, a_2), out_mult, qo, out_offset,  # Mul 4: SMULTT(a_1, a_2)
                                   out_activation_min, out_activation_max)
-            # arm_nn_write_s8x4_ia(&output, PACK_S8x4_32x1(r1, r2, r3, r4));
-            r1 = sxtb(m, r1, 0)
-            r2 = sxtb(m, r2, 0)
-            r3 = sxtb(m, r3, 0)
-            word = and_(m, r1, 0xFF)
-            word = orr(m, word, uxtb(m, r2, 0) << 8)
-            word = orr(m, word, uxtb(m, r3, 0) << 16)
-            word = orr(m, word, r4 << 24)
-            str_(m, output, word)
-            output += 4
+            output = arm_nn_write_s8x4_ia(m, output, r1, r2, r3, r4)
             loop_count = sub(m, loop_count, 1)             # loop_count--;
             cmp(m, loop_count, 0)
             bcc(m, loop_count > 0)
