@@ -27,57 +27,41 @@ the unrolled loop and of the 15 arguments makes GCC reload spilled values from t
 per row group; those reloads are the `ldr_sp` below, placed where the counts say.
 """
 from armsim.kernel import kernel
-from armsim.ops import (add, b, bcc, bx, cmp, it, ldr, ldr_sp, ldrd, ldrsb, mla, mov, pkhbt,
+from armsim.ops import (add, b, bcc, bx, cmp, ldr, ldr_sp, ldrd, ldrsb, mla, mov, pkhbt,
                         pop_pc, push, smlad, smull, strb, str_sp, sub, sxtab16, sxtb16, sxth, and_, asr)
+from kernels.minmax import max_lt, min_gt
 
 from .arm_nn_requantize import arm_nn_requantize
 from .arm_nn_requantize_invariant import requantize_in_loop, requantize_setup
 
 
-@kernel
-def _two_rows_step(m, lhs_vec, rhs_0_ptr, rhs_1_ptr, acc_0, acc_1, lhs_offset_s16x2,
-                   rhs_offset_s16x2, has_rhs_offset):
-    """One column step (4 columns) of two rows; pointers as addresses, no update."""
-    vec_0 = ldr(m, lhs_vec)                                   # arm_nn_read_s8x4_ia(&lhs_vec)
-    vec_1 = sxtab16(m, lhs_offset_s16x2, vec_0, 8)            # SXTAB16_RORn(lhs_offset_s16x2, vec_0, 8)
-    vec_0 = sxtab16(m, lhs_offset_s16x2, vec_0, 0)            # SXTAB16(lhs_offset_s16x2, vec_0)
-    ker_0 = ldr(m, rhs_0_ptr)                                 # arm_nn_read_s8x4_ia(&rhs_0_ptr)
+@kernel(inline=True)
+def _rhs_mac(m, rhs_ptr, vec_0, vec_1, acc, rhs_offset_s16x2, has_rhs_offset):
+    """One row's part of a column step: widen 4 rhs bytes, two SMLAD into acc."""
+    ker_0 = ldr(m, rhs_ptr)                                   # arm_nn_read_s8x4_ia(&rhs_x_ptr)
     if has_rhs_offset:
         ker_1 = sxtab16(m, rhs_offset_s16x2, ker_0, 8)        # SXTAB16_RORn(rhs_offset_s16x2, ker_0, 8)
         ker_0 = sxtab16(m, rhs_offset_s16x2, ker_0, 0)        # SXTAB16(rhs_offset_s16x2, ker_0)
     else:
         ker_1 = sxtb16(m, ker_0, 8)                           # SXTB16_RORn(ker_0, 8)
         ker_0 = sxtb16(m, ker_0, 0)                           # SXTB16(ker_0)
-    acc_0 = smlad(m, ker_1, vec_1, acc_0)                     # acc_0 = SMLAD(ker_1, vec_1, acc_0)
-    acc_0 = smlad(m, ker_0, vec_0, acc_0)                     # acc_0 = SMLAD(ker_0, vec_0, acc_0)
-    ker_0 = ldr(m, rhs_1_ptr)                                 # arm_nn_read_s8x4_ia(&rhs_1_ptr)
-    if has_rhs_offset:
-        ker_1 = sxtab16(m, rhs_offset_s16x2, ker_0, 8)
-        ker_0 = sxtab16(m, rhs_offset_s16x2, ker_0, 0)
-    else:
-        ker_1 = sxtb16(m, ker_0, 8)
-        ker_0 = sxtb16(m, ker_0, 0)
-    acc_1 = smlad(m, ker_1, vec_1, acc_1)                     # acc_1 = SMLAD(ker_1, vec_1, acc_1)
-    acc_1 = smlad(m, ker_0, vec_0, acc_1)                     # acc_1 = SMLAD(ker_0, vec_0, acc_1)
-    return acc_0, acc_1
+    acc = smlad(m, ker_1, vec_1, acc)                         # acc_x = SMLAD(ker_1, vec_1, acc_x)
+    acc = smlad(m, ker_0, vec_0, acc)                         # acc_x = SMLAD(ker_0, vec_0, acc_x)
+    return acc
 
 
 @kernel
-def _one_row_step(m, lhs_vec, rhs_ptr, acc_0, lhs_offset_s16x2, rhs_offset_s16x2,
-                  has_rhs_offset):
-    vec_0 = ldr(m, lhs_vec)
-    vec_1 = sxtab16(m, lhs_offset_s16x2, vec_0, 8)
-    vec_0 = sxtab16(m, lhs_offset_s16x2, vec_0, 0)
-    ker_0 = ldr(m, rhs_ptr)
-    if has_rhs_offset:
-        ker_1 = sxtab16(m, rhs_offset_s16x2, ker_0, 8)
-        ker_0 = sxtab16(m, rhs_offset_s16x2, ker_0, 0)
-    else:
-        ker_1 = sxtb16(m, ker_0, 8)
-        ker_0 = sxtb16(m, ker_0, 0)
-    acc_0 = smlad(m, ker_1, vec_1, acc_0)
-    acc_0 = smlad(m, ker_0, vec_0, acc_0)
-    return acc_0
+def _step(m, lhs_vec, rhs_0_ptr, rhs_1_ptr, acc_0, acc_1, lhs_offset_s16x2,
+          rhs_offset_s16x2, has_rhs_offset, two_rows):
+    """One column step (4 columns) of two rows (two_rows) or of the odd last row; pointers
+    as addresses, no update."""
+    vec_0 = ldr(m, lhs_vec)                                   # arm_nn_read_s8x4_ia(&lhs_vec)
+    vec_1 = sxtab16(m, lhs_offset_s16x2, vec_0, 8)            # SXTAB16_RORn(lhs_offset_s16x2, vec_0, 8)
+    vec_0 = sxtab16(m, lhs_offset_s16x2, vec_0, 0)            # SXTAB16(lhs_offset_s16x2, vec_0)
+    acc_0 = _rhs_mac(m, rhs_0_ptr, vec_0, vec_1, acc_0, rhs_offset_s16x2, has_rhs_offset)
+    if two_rows:
+        acc_1 = _rhs_mac(m, rhs_1_ptr, vec_0, vec_1, acc_1, rhs_offset_s16x2, has_rhs_offset)
+    return acc_0, acc_1
 
 
 @kernel
@@ -93,13 +77,9 @@ def _dsp_columns(m, lhs_vec, rhs_0_ptr, rhs_1_ptr, acc_0, acc_1, col_loop_cnt,
     if m.armclang:
         j = col_loop_cnt
         while j != 0:                                         # post-increment loads
-            if two_rows:
-                acc_0, acc_1 = _two_rows_step(m, lhs_vec, rhs_0_ptr, rhs_1_ptr, acc_0, acc_1,
-                                              lhs_offset_s16x2, rhs_offset_s16x2, has_rhs_offset)
-                rhs_1_ptr += 4
-            else:
-                acc_0 = _one_row_step(m, lhs_vec, rhs_0_ptr, acc_0, lhs_offset_s16x2,
-                                      rhs_offset_s16x2, has_rhs_offset)
+            acc_0, acc_1 = _step(m, lhs_vec, rhs_0_ptr, rhs_1_ptr, acc_0, acc_1,
+                                 lhs_offset_s16x2, rhs_offset_s16x2, has_rhs_offset, two_rows)
+            rhs_1_ptr += 4
             lhs_vec += 4
             rhs_0_ptr += 4
             j = sub(m, j, 1)                                  # SUBS j, j, #1
@@ -116,13 +96,9 @@ def _dsp_columns(m, lhs_vec, rhs_0_ptr, rhs_1_ptr, acc_0, acc_1, col_loop_cnt,
     else:
         b(m)                                                  # to the blocks of four
     for _ in range(rem):                                      # peeled steps, post-increment loads
-        if two_rows:
-            acc_0, acc_1 = _two_rows_step(m, lhs_vec, rhs_0_ptr, rhs_1_ptr, acc_0, acc_1,
-                                          lhs_offset_s16x2, rhs_offset_s16x2, has_rhs_offset)
-            rhs_1_ptr += 4
-        else:
-            acc_0 = _one_row_step(m, lhs_vec, rhs_0_ptr, acc_0, lhs_offset_s16x2,
-                                  rhs_offset_s16x2, has_rhs_offset)
+        acc_0, acc_1 = _step(m, lhs_vec, rhs_0_ptr, rhs_1_ptr, acc_0, acc_1, lhs_offset_s16x2,
+                             rhs_offset_s16x2, has_rhs_offset, two_rows)
+        rhs_1_ptr += 4
         lhs_vec += 4
         rhs_0_ptr += 4
     j = col_loop_cnt - rem
@@ -131,14 +107,9 @@ def _dsp_columns(m, lhs_vec, rhs_0_ptr, rhs_1_ptr, acc_0, acc_1, col_loop_cnt,
         bcc(m, j == 0)
     while j != 0:                                             # blocks of four steps
         for k in range(4):                                    # LDR r, [ptr, #4k]
-            if two_rows:
-                acc_0, acc_1 = _two_rows_step(m, lhs_vec + 4 * k, rhs_0_ptr + 4 * k,
-                                              rhs_1_ptr + 4 * k, acc_0, acc_1,
-                                              lhs_offset_s16x2, rhs_offset_s16x2,
-                                              has_rhs_offset)
-            else:
-                acc_0 = _one_row_step(m, lhs_vec + 4 * k, rhs_0_ptr + 4 * k, acc_0,
-                                      lhs_offset_s16x2, rhs_offset_s16x2, has_rhs_offset)
+            acc_0, acc_1 = _step(m, lhs_vec + 4 * k, rhs_0_ptr + 4 * k, rhs_1_ptr + 4 * k,
+                                 acc_0, acc_1, lhs_offset_s16x2, rhs_offset_s16x2,
+                                 has_rhs_offset, two_rows)
         for _ in range(3):                                    # register copies in the block
             mov(m, 0)
         lhs_vec = add(m, lhs_vec, 16)
@@ -164,14 +135,8 @@ def _requantize_row(m, acc, per_channel, dst_multiplier, dst_shift, mult_ptr, sh
 @kernel(inline=True)
 def _clamp_store(m, acc, dst, dst_offset, activation_min, activation_max):
     acc = add(m, acc, dst_offset)                             # acc += dst_offset;
-    cmp(m, acc, activation_min)                               # acc = MAX(acc, activation_min);
-    it(m)
-    if acc < activation_min:
-        acc = mov(m, activation_min)
-    cmp(m, acc, activation_max)                               # acc = MIN(acc, activation_max);
-    it(m)
-    if acc > activation_max:
-        acc = mov(m, activation_max)
+    acc = max_lt(m, acc, activation_min)                      # acc = MAX(acc, activation_min);
+    acc = min_gt(m, acc, activation_max)                      # acc = MIN(acc, activation_max);
     strb(m, dst, acc)                                         # *dst = (int8_t)acc;
 
 
