@@ -7,7 +7,9 @@ with the mask built at run time, is `arm_nn_divide_by_power_of_two` in
 kernels/cmsis_nn/arm_nn_requantize.py.  Same result for every input.
 """
 from armsim.kernel import kernel
-from armsim.ops import add, and_, asr, cmp, it
+from armsim.ops import and_, asr
+
+from .arm_nn_requantize import round_half_away
 
 
 @kernel(inline=True)
@@ -16,12 +18,4 @@ def arm_nn_divide_by_power_of_two_const(m, dividend, exponent):
     threshold = remainder_mask >> 1                      # an immediate
     remainder = and_(m, dividend, remainder_mask)        # remainder_mask & dividend
     result = asr(m, dividend, exponent)                  # dividend >> exponent
-    cmp(m, result, 0)                                    # if (result < 0) threshold++;
-    it(m)
-    if result < 0:
-        threshold = add(m, threshold, 1)
-    cmp(m, remainder, threshold)                         # if (remainder > threshold) result++;
-    it(m)
-    if remainder > threshold:
-        result = add(m, result, 1)
-    return result
+    return round_half_away(m, result, remainder, threshold)

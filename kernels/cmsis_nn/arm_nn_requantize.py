@@ -22,12 +22,9 @@ def arm_nn_doubling_high_mult_no_sat(m, m1, m2):
 
 
 @kernel(inline=True)
-def arm_nn_divide_by_power_of_two(m, dividend, exponent):
-    one = mov(m, 1)
-    remainder_mask = sub(m, lsl(m, one, exponent), 1)   # (1 << exponent) - 1
-    remainder = and_(m, remainder_mask, dividend)       # remainder_mask & dividend
-    result = asr(m, dividend, exponent)                 # dividend >> exponent
-    threshold = asr(m, remainder_mask, 1)               # remainder_mask >> 1
+def round_half_away(m, result, remainder, threshold):
+    """The rounding of arm_nn_divide_by_power_of_two, given remainder = remainder_mask &
+    dividend, result = dividend >> exponent and threshold = remainder_mask >> 1."""
     cmp(m, result, 0)                                   # if (result < 0)
     it(m)
     if result < 0:
@@ -40,12 +37,29 @@ def arm_nn_divide_by_power_of_two(m, dividend, exponent):
 
 
 @kernel(inline=True)
-def arm_nn_requantize(m, val, multiplier, shift):
+def arm_nn_divide_by_power_of_two(m, dividend, exponent):
+    one = mov(m, 1)
+    remainder_mask = sub(m, lsl(m, one, exponent), 1)   # (1 << exponent) - 1
+    remainder = and_(m, remainder_mask, dividend)       # remainder_mask & dividend
+    result = asr(m, dividend, exponent)                 # dividend >> exponent
+    threshold = asr(m, remainder_mask, 1)               # remainder_mask >> 1
+    return round_half_away(m, result, remainder, threshold)
+
+
+@kernel(inline=True)
+def split_shift(m, shift):
+    """(left_shift, right_shift) of arm_nn_requantize."""
     left_shift = bic(m, shift, shift >> 31)             # shift > 0 ? shift : 0  (BIC Rd, Rs, Rs, ASR #31)
     right_shift = rsb(m, shift, 0)                      # -shift ...
     cmp(m, shift, 0)
     it(m)
     if shift > 0:
         right_shift = mov(m, 0)                         # ... or 0 when shift > 0
+    return left_shift, right_shift
+
+
+@kernel(inline=True)
+def arm_nn_requantize(m, val, multiplier, shift):
+    left_shift, right_shift = split_shift(m, shift)
     return arm_nn_divide_by_power_of_two(
         m, arm_nn_doubling_high_mult_no_sat(m, lsl(m, val, left_shift), multiplier), right_shift)

@@ -11,20 +11,15 @@ and one RSB per distinct shift per call, not one per value.
 `arm_nn_requantize(val, multiplier, shift)` (kernels/cmsis_nn/arm_nn_requantize.py).
 """
 from armsim.kernel import kernel
-from armsim.ops import add, and_, asr, bic, cmp, it, lsl, mov, rsb, sub
+from armsim.ops import and_, asr, lsl, mov, sub
 
-from .arm_nn_requantize import arm_nn_doubling_high_mult_no_sat
+from .arm_nn_requantize import arm_nn_doubling_high_mult_no_sat, round_half_away, split_shift
 
 
 @kernel(inline=True)
 def requantize_setup(m, shift):
     """Loop-invariant part: (left_shift, right_shift, remainder_mask, threshold)."""
-    left_shift = bic(m, shift, shift >> 31)             # shift > 0 ? shift : 0  (BIC Rd, Rs, Rs, ASR #31)
-    right_shift = rsb(m, shift, 0)                      # -shift ...
-    cmp(m, shift, 0)
-    it(m)
-    if shift > 0:
-        right_shift = mov(m, 0)                         # ... or 0 when shift > 0
+    left_shift, right_shift = split_shift(m, shift)
     one = mov(m, 1)
     remainder_mask = sub(m, lsl(m, one, right_shift), 1)  # (1 << exponent) - 1
     threshold = asr(m, remainder_mask, 1)               # remainder_mask >> 1
@@ -37,12 +32,4 @@ def requantize_in_loop(m, val, multiplier, left_shift, right_shift, remainder_ma
     dividend = arm_nn_doubling_high_mult_no_sat(m, lsl(m, val, left_shift), multiplier)
     remainder = and_(m, remainder_mask, dividend)       # remainder_mask & dividend
     result = asr(m, dividend, right_shift)              # dividend >> exponent
-    cmp(m, result, 0)                                   # if (result < 0) threshold++;
-    it(m)
-    if result < 0:
-        threshold = add(m, threshold, 1)
-    cmp(m, remainder, threshold)                        # if (remainder > threshold) result++;
-    it(m)
-    if remainder > threshold:
-        result = add(m, result, 1)
-    return result
+    return round_half_away(m, result, remainder, threshold)
