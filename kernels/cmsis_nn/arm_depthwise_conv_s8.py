@@ -21,6 +21,7 @@ indices with MLA and loads input and weight with LDRSB.
 from armsim.kernel import kernel
 from armsim.ops import (add, b, bcc, cbz, cmp, it, ldr, ldr_sp, ldrd_sp, ldrsb, lsl, mla,
                         mov, mul, pop_pc, push, rsb, sdiv, str_sp, strb, strd_sp, sub)
+from kernels.minmax import max_lt, min_gt
 from kernels.cmsis_nn.arm_nn_requantize import arm_nn_requantize
 
 
@@ -32,16 +33,25 @@ def requantize_clamp_store(m, acc, mult_ptr, shift_ptr, output_offset, act_min, 
     shift = ldr(m, shift_ptr)
     acc = arm_nn_requantize(m, acc, mult, shift)
     acc = add(m, acc, output_offset)                          # acc += output_offset;
-    cmp(m, acc, act_min)                                      # MAX(acc, output_activation_min)
-    it(m)
-    if acc < act_min:
-        acc = mov(m, act_min)
-    cmp(m, acc, act_max)                                      # MIN(acc, output_activation_max)
-    it(m)
-    if acc > act_max:
-        acc = mov(m, act_max)
+    acc = max_lt(m, acc, act_min)                             # MAX(acc, output_activation_min)
+    acc = min_gt(m, acc, act_max)                             # MIN(acc, output_activation_max)
     strb(m, dst, acc)                                         # *output++ = (int8_t)acc;
     return acc
+
+
+@kernel(inline=True)
+def _window_mult_4(m, in_pos, input_size, kernel_size):
+    """depthwise_conv_s8_mult_4's tap window along one axis:
+    ker_start = MAX(0, -in_pos); ker_end = MIN(kernel_size, input_size - in_pos)."""
+    ker_start = 0 if in_pos >= 0 else -in_pos                 # ker_start = MAX(0, -in_pos)
+    sub(m, 0, in_pos)
+    cmp(m, in_pos, 0)
+    it(m)
+    if in_pos >= 0:
+        mov(m, 0)
+    ker_end = sub(m, input_size, in_pos)                      # MIN(kernel_size, input_size - in_pos)
+    ker_end = min_gt(m, ker_end, kernel_size)
+    return ker_start, ker_end
 
 
 @kernel(inline=True)
@@ -54,33 +64,13 @@ def depthwise_conv_s8_mult_4(m, input, input_x, input_y, input_ch, kernel, outpu
     cmp(m, output_y, 0)
     bcc(m, output_y <= 0)
     while out_h < output_y:
-        ker_h_start = 0 if in_h >= 0 else -in_h               # ker_h_start = MAX(0, -in_h)
-        sub(m, 0, in_h)
-        cmp(m, in_h, 0)
-        it(m)
-        if in_h >= 0:
-            mov(m, 0)
-        ker_h_end = sub(m, input_y, in_h)                     # MIN(kernel_y, input_y - in_h)
-        cmp(m, ker_h_end, kernel_y)
-        it(m)
-        if ker_h_end > kernel_y:
-            ker_h_end = mov(m, kernel_y)
+        ker_h_start, ker_h_end = _window_mult_4(m, in_h, input_y, kernel_y)
         in_w = sub(m, 0, pad_x)
         out_w = 0
         cmp(m, output_x, 0)
         bcc(m, output_x <= 0)
         while out_w < output_x:
-            ker_w_start = 0 if in_w >= 0 else -in_w           # ker_w_start = MAX(0, -in_w)
-            sub(m, 0, in_w)
-            cmp(m, in_w, 0)
-            it(m)
-            if in_w >= 0:
-                mov(m, 0)
-            ker_w_end = sub(m, input_x, in_w)                 # MIN(kernel_x, input_x - in_w)
-            cmp(m, ker_w_end, kernel_x)
-            it(m)
-            if ker_w_end > kernel_x:
-                ker_w_end = mov(m, kernel_x)
+            ker_w_start, ker_w_end = _window_mult_4(m, in_w, input_x, kernel_x)
             for _ in range(3):                                # bias/mult/shift = *_base
                 ldr_sp(m)
             tile = 0                                          # running bias/mult/shift/output index
@@ -160,16 +150,10 @@ def _window(m, base_idx, dilation, input_size, kernel_size):
     if dilation > 1:
         t = add(m, sub(m, dilation, base_idx), -1)            # -base_idx + dilation - 1
         start = sdiv(m, t, dilation)                          # start_max = (...) / dilation
-        cmp(m, start, 0)                                      # ker_start = MAX(0, start_max)
-        it(m)
-        if start < 0:
-            start = mov(m, 0)
+        start = max_lt(m, start, 0)                           # ker_start = MAX(0, start_max)
         t = add(m, sub(m, input_size, base_idx), dilation - 1)  # input - base_idx + dilation - 1
         end = sdiv(m, t, dilation)                            # end_min = (...) / dilation
-        cmp(m, end, kernel_size)                              # ker_end = MIN(kernel, end_min)
-        it(m)
-        if end > kernel_size:
-            end = mov(m, kernel_size)
+        end = min_gt(m, end, kernel_size)                     # ker_end = MIN(kernel, end_min)
     else:
         start = 0                                             # ker_start = MAX(0, -base_idx)  (branches)
         cmp(m, base_idx, 0)
