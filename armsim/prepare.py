@@ -208,7 +208,9 @@ def _check_options(model, op):
                               f"{o['FusedActivationFunction']}")
 
 
-def _conv(model, op):
+def _conv_tensors(model, op):
+    """CONV_2D and DEPTHWISE_CONV_2D operands: (input, filter, bias or None, output); int8
+    rank-4 activations, a rank-4 filter."""
     inp, filt = _tensor(model, op, 0, "input"), _tensor(model, op, 1, "filter")
     bias = _tensor(model, op, 2, "bias", required=False)
     out = model.tensors[op.outputs[0]]
@@ -216,19 +218,35 @@ def _conv(model, op):
         _require_int8(model, op, t, what)
         _rank(model, op, t, 4, what)
     _rank(model, op, filt, 4, "filter")
+    return inp, filt, bias, out
+
+
+def _conv_geometry(model, op, inp, fh, fw, out, oc):
+    """Both convolutions' padding (ComputePaddingHeightWidth) and the output shape Prepare
+    requires; returns (oh, ow, the params' stride/padding/dilation entries)."""
     o = op.options
-    oc, fh, fw, fc = filt.shape
-    n, ih, iw, ic = inp.shape
-    if ic % fc:
-        raise _err(model, op, f"input channels {ic} not a multiple of filter channels {fc}")
-    groups = ic // fc
-    if oc % groups:
-        raise _err(model, op, f"{oc} output channels not divisible into {groups} groups")
+    n, ih, iw, _ = inp.shape
     oh, ph = padding(o["Padding"], o["StrideH"], o["DilationHFactor"], ih, fh)
     ow, pw = padding(o["Padding"], o["StrideW"], o["DilationWFactor"], iw, fw)
     if out.shape != (n, oh, ow, oc):
         raise _err(model, op, f"output {out.describe()} has shape {list(out.shape)}, Prepare "
                               f"computes {[n, oh, ow, oc]}")
+    return oh, ow, {"stride": {"h": o["StrideH"], "w": o["StrideW"]},
+                    "padding": {"h": ph, "w": pw},
+                    "dilation": {"h": o["DilationHFactor"], "w": o["DilationWFactor"]}}
+
+
+def _conv(model, op):
+    inp, filt, bias, out = _conv_tensors(model, op)
+    o = op.options
+    oc, fh, fw, fc = filt.shape
+    n, _, _, ic = inp.shape
+    if ic % fc:
+        raise _err(model, op, f"input channels {ic} not a multiple of filter channels {fc}")
+    groups = ic // fc
+    if oc % groups:
+        raise _err(model, op, f"{oc} output channels not divisible into {groups} groups")
+    oh, ow, geometry = _conv_geometry(model, op, inp, fh, fw, out, oc)
     mults, shifts = _per_channel(model, op, inp, filt, out, oc)
     bias_v, null = _bias(model, op, bias, oc)
     lo, hi = activation_range(o["FusedActivationFunction"], out, model, op)
@@ -236,10 +254,7 @@ def _conv(model, op):
         "case": f"{model.name}:{op.index}:{name_of(op)}", "family": "conv", "groups": groups,
         "input_dims": _dims(inp.shape), "filter_dims": {"n": oc, "h": fh, "w": fw, "c": fc},
         "output_dims": _dims(out.shape),
-        "conv_params": {"input_offset": -_zp(inp), "output_offset": _zp(out),
-                        "stride": {"h": o["StrideH"], "w": o["StrideW"]},
-                        "padding": {"h": ph, "w": pw},
-                        "dilation": {"h": o["DilationHFactor"], "w": o["DilationWFactor"]},
+        "conv_params": {"input_offset": -_zp(inp), "output_offset": _zp(out), **geometry,
                         "activation": {"min": lo, "max": hi}},
         "bias_is_null": null, "weights": _weights(model, op, filt), "bias": bias_v,
         "output_mult": mults, "output_shift": shifts,
@@ -250,24 +265,14 @@ def _conv(model, op):
 
 
 def _depthwise(model, op):
-    inp, filt = _tensor(model, op, 0, "input"), _tensor(model, op, 1, "filter")
-    bias = _tensor(model, op, 2, "bias", required=False)
-    out = model.tensors[op.outputs[0]]
-    for t, what in ((inp, "input"), (out, "output")):
-        _require_int8(model, op, t, what)
-        _rank(model, op, t, 4, what)
-    _rank(model, op, filt, 4, "filter")
+    inp, filt, bias, out = _conv_tensors(model, op)
     o = op.options
     _, fh, fw, oc = filt.shape
-    n, ih, iw, ic = inp.shape
+    n, _, _, ic = inp.shape
     if oc % ic:
         raise _err(model, op, f"{oc} output channels not a multiple of {ic} input channels")
     ch_mult = oc // ic
-    oh, ph = padding(o["Padding"], o["StrideH"], o["DilationHFactor"], ih, fh)
-    ow, pw = padding(o["Padding"], o["StrideW"], o["DilationWFactor"], iw, fw)
-    if out.shape != (n, oh, ow, oc):
-        raise _err(model, op, f"output {out.describe()} has shape {list(out.shape)}, Prepare "
-                              f"computes {[n, oh, ow, oc]}")
+    oh, ow, geometry = _conv_geometry(model, op, inp, fh, fw, out, oc)
     mults, shifts = _per_channel(model, op, inp, filt, out, oc)
     bias_v, null = _bias(model, op, bias, oc)
     lo, hi = activation_range(o["FusedActivationFunction"], out, model, op)
@@ -276,11 +281,7 @@ def _depthwise(model, op):
         "input_dims": _dims(inp.shape), "filter_dims": {"n": 1, "h": fh, "w": fw, "c": oc},
         "output_dims": _dims(out.shape),
         "dw_conv_params": {"input_offset": -_zp(inp), "output_offset": _zp(out),
-                           "ch_mult": ch_mult,
-                           "stride": {"h": o["StrideH"], "w": o["StrideW"]},
-                           "padding": {"h": ph, "w": pw},
-                           "dilation": {"h": o["DilationHFactor"], "w": o["DilationWFactor"]},
-                           "activation": {"min": lo, "max": hi}},
+                           "ch_mult": ch_mult, **geometry, "activation": {"min": lo, "max": hi}},
         "bias_is_null": null, "weights": _weights(model, op, filt), "bias": bias_v,
         "output_mult": mults, "output_shift": shifts,
     }
