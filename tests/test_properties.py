@@ -68,6 +68,29 @@ def _spatial(draw, dilation=True):
                 pad={"h": p_h, "w": p_w}, in_h=in_h, in_w=in_w, out_h=out_h, out_w=out_w)
 
 
+def _image_dims(n, g, in_c, out_c):
+    """input_dims and output_dims of an NHWC case on the `_spatial` geometry `g`."""
+    return {"input_dims": {"n": n, "h": g["in_h"], "w": g["in_w"], "c": in_c},
+            "output_dims": {"n": n, "h": g["out_h"], "w": g["out_w"], "c": out_c}}
+
+
+def _bias(rng, out_c, bias_null):
+    return {"bias": [0] * out_c if bias_null else rng.integers(-50000, 50000, out_c).tolist(),
+            "bias_is_null": bias_null}
+
+
+def _conv_arrays(rng, n, g, in_c, weight_count, out_c, bias_null):
+    """input, weights and bias of a convolution case (drawn in that order)."""
+    return {"input": rng.integers(-128, 128, n * g["in_h"] * g["in_w"] * in_c).tolist(),
+            "weights": rng.integers(-128, 128, weight_count).tolist(),
+            **_bias(rng, out_c, bias_null)}
+
+
+def _offsets(draw):
+    return {"input_offset": draw(st.integers(-127, 128)),
+            "output_offset": draw(st.integers(-128, 127))}
+
+
 @st.composite
 def conv_cases(draw):
     rng = _rng(draw)
@@ -82,18 +105,12 @@ def conv_cases(draw):
     # output_ch_per_group) and then dereferences it: a grouped conv needs a real bias.
     bias_null = groups == 1 and draw(st.booleans())
     return {
-        "case": "property", "family": "conv", "groups": groups,
-        "input_dims": {"n": n, "h": g["in_h"], "w": g["in_w"], "c": in_c},
+        "case": "property", "family": "conv", "groups": groups, **_image_dims(n, g, in_c, out_c),
         "filter_dims": {"n": out_c, "h": g["fh"], "w": g["fw"], "c": fc},
-        "output_dims": {"n": n, "h": g["out_h"], "w": g["out_w"], "c": out_c},
-        "conv_params": {"input_offset": draw(st.integers(-127, 128)),
-                        "output_offset": draw(st.integers(-128, 127)), "stride": g["stride"],
-                        "padding": g["pad"], "dilation": g["dil"],
-                        "activation": _activation(draw)},
-        "input": rng.integers(-128, 128, n * g["in_h"] * g["in_w"] * in_c).tolist(),
-        "weights": rng.integers(-128, 128, out_c * g["fh"] * g["fw"] * fc).tolist(),
-        "bias": [0] * out_c if bias_null else rng.integers(-50000, 50000, out_c).tolist(),
-        "bias_is_null": bias_null, "output_mult": mult, "output_shift": shift,
+        "conv_params": {**_offsets(draw), "stride": g["stride"], "padding": g["pad"],
+                        "dilation": g["dil"], "activation": _activation(draw)},
+        **_conv_arrays(rng, n, g, in_c, out_c * g["fh"] * g["fw"] * fc, out_c, bias_null),
+        "output_mult": mult, "output_shift": shift,
     }
 
 
@@ -110,18 +127,13 @@ def depthwise_cases(draw):
     mult, shift = _multipliers(draw, rng, out_c)
     bias_null = draw(st.booleans())
     return {
-        "case": "property", "family": "depthwise_conv",
-        "input_dims": {"n": n, "h": g["in_h"], "w": g["in_w"], "c": in_c},
+        "case": "property", "family": "depthwise_conv", **_image_dims(n, g, in_c, out_c),
         "filter_dims": {"n": 1, "h": g["fh"], "w": g["fw"], "c": out_c},
-        "output_dims": {"n": n, "h": g["out_h"], "w": g["out_w"], "c": out_c},
-        "dw_conv_params": {"input_offset": draw(st.integers(-127, 128)),
-                           "output_offset": draw(st.integers(-128, 127)), "ch_mult": ch_mult,
-                           "stride": g["stride"], "padding": g["pad"], "dilation": g["dil"],
+        "dw_conv_params": {**_offsets(draw), "ch_mult": ch_mult, "stride": g["stride"],
+                           "padding": g["pad"], "dilation": g["dil"],
                            "activation": _activation(draw)},
-        "input": rng.integers(-128, 128, n * g["in_h"] * g["in_w"] * in_c).tolist(),
-        "weights": rng.integers(-128, 128, g["fh"] * g["fw"] * out_c).tolist(),
-        "bias": [0] * out_c if bias_null else rng.integers(-50000, 50000, out_c).tolist(),
-        "bias_is_null": bias_null, "output_mult": mult, "output_shift": shift,
+        **_conv_arrays(rng, n, g, in_c, g["fh"] * g["fw"] * out_c, out_c, bias_null),
+        "output_mult": mult, "output_shift": shift,
     }
 
 
@@ -145,8 +157,7 @@ def fc_cases(draw):
                       "activation": _activation(draw)},
         "input": rng.integers(-128, 128, batches * depth).tolist(),
         "weights": rng.integers(-127, 128, depth * out_c).tolist(),
-        "bias": [0] * out_c if bias_null else rng.integers(-50000, 50000, out_c).tolist(),
-        "bias_is_null": bias_null,
+        **_bias(rng, out_c, bias_null),
     }
     if per_channel:
         case["quant_params"] = {"per_channel": True}
@@ -162,10 +173,8 @@ def pool_cases(draw, family):
     c = draw(st.integers(1, 9))
     g = _spatial(draw, dilation=False)
     return {
-        "case": "property", "family": family,
-        "input_dims": {"n": 1, "h": g["in_h"], "w": g["in_w"], "c": c},
+        "case": "property", "family": family, **_image_dims(1, g, c, c),
         "filter_dims": {"n": 1, "h": g["fh"], "w": g["fw"], "c": 1},
-        "output_dims": {"n": 1, "h": g["out_h"], "w": g["out_w"], "c": c},
         "pool_params": {"stride": g["stride"], "padding": g["pad"],
                         "activation": _activation(draw)},
         "input": rng.integers(-128, 128, g["in_h"] * g["in_w"] * c).tolist(),
