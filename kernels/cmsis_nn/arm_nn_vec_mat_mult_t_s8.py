@@ -280,22 +280,27 @@ def vec_mat_mult_t_body(m, lhs, rhs, bias, dst, lhs_offset, dst_offset, dst_mult
             cmp(m, rhs_cols, 0)
             bcc(m, rhs_cols <= 0)
             for _c in range(rhs_cols):
+                # gcc -O2 order: each rhs load sits between two MLAs, so only the
+                # lhs/rhs_0 load pair runs back to back
+                lhs_value = ldrsb(m, lhs_ptr)                 # (int8_t)*lhs_ptr
                 rhs_value0 = ldrsb(m, rhs_ptr_0)              # (int8_t)*rhs_ptr_0 [+ rhs_offset]
-                rhs_value1 = ldrsb(m, rhs_ptr_1)
-                rhs_value2 = ldrsb(m, rhs_ptr_2)
+                lhs_value = add(m, lhs_value, lhs_offset)     # ... + lhs_offset
                 if has_rhs_offset:
                     rhs_value0 = add(m, rhs_value0, rhs_offset)
-                    rhs_value1 = add(m, rhs_value1, rhs_offset)
-                    rhs_value2 = add(m, rhs_value2, rhs_offset)
-                lhs_value = add(m, ldrsb(m, lhs_ptr), lhs_offset)  # (int8_t)*lhs_ptr + lhs_offset
                 res00 = mla(m, lhs_value, rhs_value0, res00)  # res00 += lhs_value * rhs_value0;
+                rhs_value1 = ldrsb(m, rhs_ptr_1)
+                cmp(m, lhs_ptr + 1, lhs + rhs_cols)
+                if has_rhs_offset:
+                    rhs_value1 = add(m, rhs_value1, rhs_offset)
                 res01 = mla(m, lhs_value, rhs_value1, res01)
+                rhs_value2 = ldrsb(m, rhs_ptr_2)
+                if has_rhs_offset:
+                    rhs_value2 = add(m, rhs_value2, rhs_offset)
                 res02 = mla(m, lhs_value, rhs_value2, res02)
                 rhs_ptr_0 += 1                                # ++rhs_ptr_x; ++lhs_ptr (post-increment)
                 rhs_ptr_1 += 1
                 rhs_ptr_2 += 1
                 lhs_ptr += 1
-                cmp(m, lhs_ptr, lhs + rhs_cols)
                 bcc(m, lhs_ptr != lhs + rhs_cols)
             res00 = _requantize_row(m, res00, per_channel, dst_multiplier, dst_shift, mult_ptr,
                                     shift_ptr, left_shift, right_shift, remainder_mask, threshold)
@@ -332,15 +337,16 @@ def vec_mat_mult_t_body(m, lhs, rhs, bias, dst, lhs_offset, dst_offset, dst_mult
             rhs_ptr = rhs
             cmp(m, rhs_cols, 0)
             bcc(m, rhs_cols <= 0)
-            for _c in range(rhs_cols):
+            for _c in range(rhs_cols):                   # gcc -O2 order: both loads, then ALU
+                lhs_value = ldrsb(m, lhs_ptr)                 # (int8_t)*lhs_ptr
                 rhs_value0 = ldrsb(m, rhs_ptr)                # (int8_t)rhs_ptr[0] [+ rhs_offset]
+                lhs_value = add(m, lhs_value, lhs_offset)     # ... + lhs_offset
                 if has_rhs_offset:
                     rhs_value0 = add(m, rhs_value0, rhs_offset)
-                lhs_value = add(m, ldrsb(m, lhs_ptr), lhs_offset)
-                res00 = mla(m, lhs_value, rhs_value0, res00)
                 rhs_ptr += 1
                 lhs_ptr += 1
                 cmp(m, lhs_ptr, lhs + rhs_cols)
+                res00 = mla(m, lhs_value, rhs_value0, res00)
                 bcc(m, lhs_ptr != lhs + rhs_cols)
             res00 = _requantize_row(m, res00, per_channel, dst_multiplier, dst_shift, mult_ptr,
                                     shift_ptr, left_shift, right_shift, remainder_mask, threshold)
