@@ -214,19 +214,28 @@ def depthwise_conv_s8_generic(m, input, input_batches, input_x, input_y, input_c
                         bcc(m, i_ker_y >= ker_y_end)
                         while i_ker_y < ker_y_end:
                             # Per-row bookkeeping of the compiled loop (spills, moves, index
-                            # updates, checks): no disassembly is available, so kind and number
-                            # are fitted to the measured histograms of dw3x3_8x8x4_m2_p1 and
-                            # the scalar dw5x5_10x10x32_m1_p2 (rows and taps separated).
-                            for _ in range(14):               # the row's values from their stack slots
-                                ldr_sp(m)
-                            for _ in range(5):
-                                str_sp(m)
+                            # updates, checks): kind and number fitted to the measured
+                            # histograms of dw3x3_8x8x4_m2_p1 and the scalar dw5x5_10x10x32_m1_p2
+                            # (rows and taps separated).  The 14 reloads of the row's values
+                            # from their stack slots sit between the row's ALU ops and stores,
+                            # as gcc -O2 schedules them: only two run back to back.
+                            ldr_sp(m)
+                            ldr_sp(m)
+                            cmp(m, 0, 0)
+                            ldr_sp(m)
+                            ldr_sp(m)
+                            str_sp(m)
                             for _ in range(4):
+                                ldr_sp(m)
                                 mov(m, 0)
-                            for _ in range(4):                # index bookkeeping of the row
-                                add(m, 0, 0)
+                                ldr_sp(m)
+                                add(m, 0, 0)              # index bookkeeping of the row
                             for _ in range(2):
-                                cmp(m, 0, 0)
+                                ldr_sp(m)
+                                str_sp(m)
+                            str_sp(m)
+                            str_sp(m)
+                            cmp(m, 0, 0)
                             bcc(m, False)
                             idx_y = mla(m, dilation_y, i_ker_y, base_idx_y)    # base_idx_y + dilation_y * i_ker_y
                             idx_x = mla(m, dilation_x, ker_x_start, base_idx_x)  # base_idx_x + dilation_x * i_ker_x
@@ -238,13 +247,17 @@ def depthwise_conv_s8_generic(m, input, input_batches, input_x, input_y, input_c
                             cmp(m, i_ker_x, ker_x_end)
                             bcc(m, i_ker_x >= ker_x_end)
                             while i_ker_x < ker_x_end:      # (unrolled twice by gcc: one branch per two taps)
-                                for _ in range(3):            # the loop's values from their stack slots
-                                    ldr_sp(m)
-                                v = add(m, ldrsb(m, input + idx_0), input_offset)  # input[idx_0] + input_offset  (LDRSB [Rn, Rm])
-                                acc_0 = mla(m, v, ldrsb(m, kernel + ker_idx_0), acc_0)  # acc_0 += ... * kernel[ker_idx_0];
+                                # gcc -O2 order: the loop's three values come from their stack
+                                # slots one at a time, between the loads and the arithmetic
+                                ldr_sp(m)
+                                v = ldrsb(m, input + idx_0)   # input[idx_0]  (LDRSB [Rn, Rm])
                                 idx_0 = add(m, idx_0, in_step)
-                                ker_idx_0 = add(m, ker_idx_0, input_ch * ch_mult)  # ker_idx_0 += input_ch * ch_mult
+                                ldr_sp(m)
                                 i_ker_x = add(m, i_ker_x, 1)  # i_ker_x++
+                                v = add(m, v, input_offset)   # ... + input_offset
+                                acc_0 = mla(m, v, ldrsb(m, kernel + ker_idx_0), acc_0)  # acc_0 += ... * kernel[ker_idx_0];
+                                ldr_sp(m)
+                                ker_idx_0 = add(m, ker_idx_0, input_ch * ch_mult)  # ker_idx_0 += input_ch * ch_mult
                                 if i_ker_x >= ker_x_end or ((i_ker_x - ker_x_start) & 1) == 0:
                                     bcc(m, i_ker_x < ker_x_end)
                             i_ker_y = add(m, i_ker_y, 1)
