@@ -119,11 +119,12 @@ def arm_depthwise_conv_3x3_s8(m, input_x, input_y, input_ch, input, filter_w, fi
             right = sub(m, input_x, in_w)                     # (input_x - in_w) >= 3  (loop invariant)
             base = add(m, in_row, in_w * input_ch)            # input + (in_h + ker_h_start) * (input_ch * input_x) + in_w * input_ch  (running pointer)
             kbase = kbase_row                                 # kernel + ker_h_start * (input_ch * 3)
-            for _ in range(20):                               # the position's invariants reloaded from spill slots
+            for i in range(10):                               # the position's invariants reloaded from spill
+                ldr_sp(m)                                     # slots, mixed with the stores as gcc -O2
+                str_sp(m)                                     # schedules them (no long runs of loads)
                 ldr_sp(m)
-            for _ in range(10):
-                str_sp(m)
-            ldrd_sp(m)
+                if i == 4:
+                    ldrd_sp(m)
             in_ch = 0
             last4 = sub(m, input_ch, 4)                       # for (; in_ch <= (input_ch - 4); in_ch += 4)
             cmp(m, in_ch, last4)
@@ -141,11 +142,13 @@ def arm_depthwise_conv_3x3_s8(m, input_x, input_y, input_ch, input, filter_w, fi
                     b1 = mov(m, 0)
                     b2 = mov(m, 0)
                     b3 = mov(m, 0)
-                for _ in range(4):                            # spilled invariants reloaded per block
-                    ldr_sp(m)
+                ldr_sp(m)                                     # spilled invariants reloaded per block,
+                ldrd_sp(m)                                    # between the other stack accesses
+                ldr_sp(m)
                 ldrd_sp(m)
-                ldrd_sp(m)
+                ldr_sp(m)
                 strd_sp(m)
+                ldr_sp(m)
                 strd_sp(m)
                 str_sp(m)
                 # Per-block bookkeeping of the compiled code (pointer/index updates, register
@@ -169,9 +172,12 @@ def arm_depthwise_conv_3x3_s8(m, input_x, input_y, input_ch, input, filter_w, fi
                 cmp(m, ker_h, ker_h_end)                      # ker_h < MIN(3, input_y - in_h)
                 bcc(m, ker_h >= ker_h_end)
                 while ker_h < ker_h_end:
-                    for _ in range(9):                        # accumulators / pointers from their spill slots
-                        ldr_sp(m)
+                    # 9 reloads of accumulators / pointers from their spill slots per row, each
+                    # before an ALU op or branch of the row as gcc -O2 places them (none back
+                    # to back; the tap loads pair only with each other)
+                    ldr_sp(m)
                     bcc(m, False)                             # (an untaken check per row, fitted like the above)
+                    ldr_sp(m)
                     cbnz(m, ker_w_start != 0)                 # if (ker_w_start == 0)
                     if ker_w_start == 0:
                         if m.dsp:
@@ -184,7 +190,9 @@ def arm_depthwise_conv_3x3_s8(m, input_x, input_y, input_ch, input, filter_w, fi
                     else:
                         b0, b1, b2, b3 = _tap_c(m, input_ptr + input_ch, kernel_ptr + input_ch,
                                                 input_offset, b0, b1, b2, b3)
+                    ldr_sp(m)
                     cmp(m, right, 3)                          # if ((input_x - in_w) >= 3)
+                    ldr_sp(m)
                     bcc(m, right < 3)
                     if right >= 3:                            # (input_ch << 1)
                         if m.dsp:
@@ -193,10 +201,15 @@ def arm_depthwise_conv_3x3_s8(m, input_x, input_y, input_ch, input, filter_w, fi
                         else:
                             b0, b1, b2, b3 = _tap_c(m, input_ptr + 2 * input_ch, kernel_ptr + 2 * input_ch,
                                                     input_offset, b0, b1, b2, b3)
+                    ldr_sp(m)
                     input_ptr = add(m, input_ptr, row_stride)  # input_ptr += (input_ch * input_x);
+                    ldr_sp(m)
                     kernel_ptr = add(m, kernel_ptr, ker_row)   # kernel_ptr += (input_ch * 3);
+                    ldr_sp(m)
                     ker_h = add(m, ker_h, 1)                   # ++ker_h
+                    ldr_sp(m)
                     cmp(m, ker_h, ker_h_end)
+                    ldr_sp(m)
                     bcc(m, ker_h < ker_h_end)
                 requantize_clamp_store(m, b0, output_mult + 4 * in_ch, output_shift + 4 * in_ch,
                                        output_offset, act_min, act_max, output + out_idx)
