@@ -129,9 +129,9 @@ def _dsp_body(m, input_x, input_y, input_ch, input, kernel_x, kernel_y, kernel, 
                     sum_2 = mov(m, 0)
                     sum_3 = mov(m, 0)
                     sum_4 = mov(m, 0)
-                for _ in range(5):                            # the block's spilled values
+                ldr_sp(m)                                     # the block's spilled values, reloads
+                for _ in range(4):                            # and spills alternating (gcc -O2)
                     ldr_sp(m)
-                for _ in range(4):
                     str_sp(m)
                 for _ in range(3):
                     ldrd_sp(m)
@@ -145,41 +145,49 @@ def _dsp_body(m, input_x, input_y, input_ch, input, kernel_x, kernel_y, kernel, 
                 cmp(m, col_count, 0)                          # while (col_count)
                 bcc(m, col_count == 0)
                 while col_count:
-                    for _ in range(7):                        # spilled sums / pointers
-                        ldr_sp(m)
+                    # gcc -O2 order: the four data loads run back to back with a stack reload
+                    # on each side, the other reloads (spilled sums / pointers) and spills sit
+                    # between the SIMD ops
+                    ldr_sp(m)
                     ip_b1 = ldr(m, row_pos)                   # ip_b1 = arm_nn_read_s8x4(row_pos);
                     ip_a1 = ldr(m, row_pos + input_ch)        # ip_a1 = arm_nn_read_s8x4(row_pos + input_ch);
                     op_a = ldr(m, col_pos)                    # op_a = arm_nn_read_s16x2(col_pos);
                     op_b = ldr(m, col_pos + 2 * input_ch)     # op_b = arm_nn_read_s16x2(col_pos + input_ch);
+                    ldr_sp(m)
 
+                    op_c = pkhbt(m, op_b, op_a, 16)           # op_c = PKHBT(op_b, op_a, 16);
                     ip_a2 = sxtb16(m, ip_b1, 0)               # ip_a2 = SXTB16(ip_b1);
                     ip_b1 = sxtb16(m, ror(m, ip_b1, 8), 0)    # ip_b1 = SXTB16(ROR(ip_b1, 8));
+                    ldr_sp(m)
                     ip_b2 = sxtb16(m, ip_a1, 0)               # ip_b2 = SXTB16(ip_a1);
                     ip_a1 = sxtb16(m, ror(m, ip_a1, 8), 0)    # ip_a1 = SXTB16(ROR(ip_a1, 8));
 
-                    op_c = pkhbt(m, op_b, op_a, 16)           # op_c = PKHBT(op_b, op_a, 16);
                     op_a = pkhtb(m, op_b, op_a, 16)           # op_a = PKHTB(op_b, op_a, 16);
                     op_b = pkhbt(m, ip_b2, ip_a2, 16)         # op_b = PKHBT(ip_b2, ip_a2, 16);
                     sum_1 = smlad(m, op_c, op_b, sum_1)       # sum = SMLAD(op_c, op_b, sum);
+                    str_sp(m)
 
+                    ldr_sp(m)
                     op_b = pkhbt(m, ip_b1, ip_a1, 16)         # op_b = PKHBT(ip_b1, ip_a1, 16);
                     sum_2 = smlad(m, op_a, op_b, sum_2)       # sum_2 = SMLAD(op_a, op_b, sum_2);
 
+                    ldr_sp(m)
                     op_a = ldr(m, col_pos + 4)                # op_a = arm_nn_read_s16x2(col_pos + 2);
                     op_b = ldr(m, col_pos + 2 * input_ch + 4)  # op_b = arm_nn_read_s16x2(col_pos + input_ch + 2);
 
                     op_c = pkhbt(m, op_b, op_a, 16)           # op_c = PKHBT(op_b, op_a, 16);
                     op_a = pkhtb(m, op_b, op_a, 16)           # op_a = PKHTB(op_b, op_a, 16);
                     op_b = pkhtb(m, ip_a2, ip_b2, 16)         # op_b = PKHTB(ip_a2, ip_b2, 16);
+                    ldr_sp(m)
                     sum_3 = smlad(m, op_c, op_b, sum_3)       # sum_3 = SMLAD(op_c, op_b, sum_3);
+                    str_sp(m)
 
                     op_b = pkhtb(m, ip_a1, ip_b1, 16)         # op_b = PKHTB(ip_a1, ip_b1, 16);
                     sum_4 = smlad(m, op_a, op_b, sum_4)       # sum_4 = SMLAD(op_a, op_b, sum_4);
 
+                    ldr_sp(m)
                     row_pos = add(m, row_pos, stride8 << 1)   # row_pos += input_ch << 1;
                     col_pos = add(m, col_pos, stride8 << 2)   # col_pos += input_ch << 1;  (int16_t *)
-                    str_sp(m)
-                    str_sp(m)
                     col_count = sub(m, col_count, 1)          # col_count--;
                     col_count = uxth(m, col_count, 0)
                     cmp(m, col_count, 0)
