@@ -36,11 +36,17 @@ from .read_and_pad_reordered import read_and_pad_reordered
 
 @kernel(inline=True)
 def _requantize_clamp_store(m, acc, mult_ptr, shift_ptr, out_offset, activation_min,
-                            activation_max, out):
-    ldr_sp(m)                                         # out_offset / activation limits reload
+                            activation_max, out, reloads):
+    """`reloads` (1..3) stack reloads of arguments (out_offset, the activation limits, the
+    pointers), each placed before an ALU op as gcc -O2 interleaves them."""
     acc = arm_nn_requantize(m, acc, ldr(m, mult_ptr), ldr(m, shift_ptr))
+    ldr_sp(m)                                         # out_offset reload
     acc = add(m, acc, out_offset)                     # ch_x_out_y += out_offset;
+    if reloads >= 2:
+        ldr_sp(m)                                     # activation_min reload
     acc = max_lt(m, acc, activation_min)              # MAX(ch_x_out_y, activation_min)
+    if reloads >= 3:
+        ldr_sp(m)                                     # activation_max reload
     acc = min_gt(m, acc, activation_max)              # MIN(ch_x_out_y, activation_max)
     strb(m, out, acc)                                 # *out_y++ = (int8_t)ch_x_out_y;
 
@@ -86,9 +92,10 @@ def mat_mult_kernel_body(m, input_a, input_b, output_ch, out_shift, out_mult, ou
             strd_sp(m)
             strd_sp(m)
             for _ in range(4):
-                ldr_sp(m)
-            for _ in range(6):
+                ldr_sp(m)                             # (reloads between the adds)
                 add(m, 0, 0)
+            add(m, 0, 0)
+            add(m, 0, 0)
             b(m)
             for _ in range(2):
                 cmp(m, 0, 0)
@@ -125,37 +132,45 @@ def mat_mult_kernel_body(m, input_a, input_b, output_ch, out_shift, out_mult, ou
             col_count = num_col_a                     # int32_t col_count = num_col_a;
             cmp(m, col_count, 0)
             bcc(m, col_count == 0)
-        while col_count:
+        while col_count:                              # loads and MLAs in gcc -O2 order:
             a0 = ldrsb(m, ip_a0)                      # int8_t a0 = *ip_a0++;
             b0 = ldrsh(m, ip_b0)                      # int16_t b0 = *ip_b0++;
-            a1 = ldrsb(m, ip_a1)                      # int8_t a1 = *ip_a1++;
-            b1 = ldrsh(m, ip_b1)                      # int16_t b1 = *ip_b1++;
+            if m.dsp:                                 # (-mcpu=cortex-m4: a0, b0, a1, 2 MLA, b1, 2 MLA)
+                a1 = ldrsb(m, ip_a1)                  # int8_t a1 = *ip_a1++;
+                ch_0_out_0 = mla(m, a0, b0, ch_0_out_0)   # ch_0_out_0 += a0 * b0;
+                ch_1_out_0 = mla(m, a1, b0, ch_1_out_0)   # ch_1_out_0 += a1 * b0;
+                b1 = ldrsh(m, ip_b1)                  # int16_t b1 = *ip_b1++;
+                add(m, ip_b0, 0)                      # pointer updates not folded into the loads
+                add(m, ip_b1, 0)
+                cmp(m, ip_a0, ip_a0 + col_count - 1)
+                ch_0_out_1 = mla(m, a0, b1, ch_0_out_1)   # ch_0_out_1 += a0 * b1;
+                ch_1_out_1 = mla(m, a1, b1, ch_1_out_1)   # ch_1_out_1 += a1 * b1;
+            else:                                     # (-mcpu=cortex-m3: a0, b0, b1, 2 MLA, a1, 2 MLA)
+                b1 = ldrsh(m, ip_b1)                  # int16_t b1 = *ip_b1++;
+                ch_0_out_0 = mla(m, a0, b0, ch_0_out_0)   # ch_0_out_0 += a0 * b0;
+                ch_0_out_1 = mla(m, a0, b1, ch_0_out_1)   # ch_0_out_1 += a0 * b1;
+                a1 = ldrsb(m, ip_a1)                  # int8_t a1 = *ip_a1++;
+                cmp(m, ip_a0, ip_a0 + col_count - 1)
+                ch_1_out_0 = mla(m, a1, b0, ch_1_out_0)   # ch_1_out_0 += a1 * b0;
+                ch_1_out_1 = mla(m, a1, b1, ch_1_out_1)   # ch_1_out_1 += a1 * b1;
             ip_a0 += 1
             ip_b0 += 2
             ip_a1 += 1
             ip_b1 += 2
-            ch_0_out_0 = mla(m, a0, b0, ch_0_out_0)   # ch_0_out_0 += a0 * b0;
-            ch_0_out_1 = mla(m, a0, b1, ch_0_out_1)   # ch_0_out_1 += a0 * b1;
-            ch_1_out_0 = mla(m, a1, b0, ch_1_out_0)   # ch_1_out_0 += a1 * b0;
-            ch_1_out_1 = mla(m, a1, b1, ch_1_out_1)   # ch_1_out_1 += a1 * b1;
-            if m.dsp:
-                add(m, ip_b0, 0)                      # pointer updates not folded into the loads
-                add(m, ip_b1, 0)
             col_count -= 1                            # col_count--;
-            cmp(m, ip_a0, ip_a0 + col_count)
             bcc(m, col_count != 0)
-        for _ in range(6):
-            ldr_sp(m)                                 # reload out_mult, out_shift, out_0/out_1, ...
+        # 10 stack reloads (out_mult, out_shift, out_0/out_1, out_offset, the activation
+        # limits, ...) spread over the four results
         _requantize_clamp_store(m, ch_0_out_0, out_mult, out_shift, out_offset, activation_min,
-                                activation_max, out_0)
+                                activation_max, out_0, 3)
         _requantize_clamp_store(m, ch_0_out_1, out_mult, out_shift, out_offset, activation_min,
-                                activation_max, out_1)
+                                activation_max, out_1, 3)
         out_mult += 4                                 # out_mult++; out_shift++;
         out_shift += 4
         _requantize_clamp_store(m, ch_1_out_0, out_mult, out_shift, out_offset, activation_min,
-                                activation_max, out_0 + 1)
+                                activation_max, out_0 + 1, 2)
         _requantize_clamp_store(m, ch_1_out_1, out_mult, out_shift, out_offset, activation_min,
-                                activation_max, out_1 + 1)
+                                activation_max, out_1 + 1, 2)
         out_0 += 2
         out_1 += 2
         out_mult = add(m, out_mult, 4)
@@ -202,24 +217,22 @@ def mat_mult_kernel_body(m, input_a, input_b, output_ch, out_shift, out_mult, ou
             col_count = num_col_a
             cmp(m, col_count, 0)
             bcc(m, col_count == 0)
-        while col_count:
+        while col_count:                              # gcc -O2 order: a0, b0, MLA, b1, MLA
             a0 = ldrsb(m, ip_a0)                      # int8_t a0 = *ip_a0++;
             b0 = ldrsh(m, ip_b0)                      # int16_t b0 = *ip_b0++;
+            cmp(m, col_count - 1, 0)
+            ch_0_out_0 = mla(m, a0, b0, ch_0_out_0)
             b1 = ldrsh(m, ip_b1)                      # int16_t b1 = *ip_b1++;
+            ch_0_out_1 = mla(m, a0, b1, ch_0_out_1)
             ip_a0 += 1
             ip_b0 += 2
             ip_b1 += 2
-            ch_0_out_0 = mla(m, a0, b0, ch_0_out_0)
-            ch_0_out_1 = mla(m, a0, b1, ch_0_out_1)
             col_count -= 1
-            cmp(m, col_count, 0)
             bcc(m, col_count != 0)
-        for _ in range(4):
-            ldr_sp(m)
         _requantize_clamp_store(m, ch_0_out_0, out_mult, out_shift, out_offset, activation_min,
-                                activation_max, out_0)
+                                activation_max, out_0, 3)     # 6 stack reloads over both
         _requantize_clamp_store(m, ch_0_out_1, out_mult, out_shift, out_offset, activation_min,
-                                activation_max, out_1)
+                                activation_max, out_1, 3)
         out_0 += 1
         out_1 += 1
         out_mult += 4
