@@ -42,7 +42,9 @@ from .arm_nn_requantize_invariant import requantize_in_loop, requantize_setup
 
 
 @kernel(inline=True)
-def _clamp_store(m, res, dst_offset, activation_min, activation_max, dst):
+def _clamp_store(m, res, dst_offset, activation_min, activation_max, dst, reload):
+    if reload:
+        ldr_sp(m)                                     # a spilled argument reloaded first
     res = add(m, res, dst_offset)                     # res += dst_offset;
     res = max_lt(m, res, activation_min)              # res = MAX(res, activation_min);
     res = min_gt(m, res, activation_max)              # res = MIN(res, activation_max);
@@ -258,23 +260,32 @@ def arm_nn_mat_mult_nt_t_s8(m, lhs, rhs, bias, dst, dst_multipliers, dst_shifts,
             # Quantize down, add offset, clamp, store.  The two channels' shift-only part
             # of arm_nn_requantize is computed once for both lhs rows.
             b(m)
-            for _ in range(12):
-                ldr_sp(m)                             # the spilled accumulators and arguments
-            mult0 = ldr(m, dst_multipliers + 4 * rhs_rows_idx)
-            mult1 = ldr(m, dst_multipliers + 4 * rhs_rows_idx + 4)
+            # The 12 reloads of the spilled accumulators and arguments come in small groups
+            # between the requantize steps, as gcc -O2 schedules them (not in one run).
+            for _ in range(3):
+                ldr_sp(m)
             left0, right0, mask0, thr0 = requantize_setup(m, ldr(m, dst_shifts + 4 * rhs_rows_idx))
+            ldr_sp(m)
+            ldr_sp(m)
             left1, right1, mask1, thr1 = requantize_setup(m, ldr(m, dst_shifts + 4 * rhs_rows_idx + 4))
+            for _ in range(3):
+                ldr_sp(m)
+            mult0 = ldr(m, dst_multipliers + 4 * rhs_rows_idx)
             res00 = requantize_in_loop(m, res00, mult0, left0, right0, mask0, thr0)
+            ldr_sp(m)
+            ldr_sp(m)
+            mult1 = ldr(m, dst_multipliers + 4 * rhs_rows_idx + 4)
             res01 = requantize_in_loop(m, res01, mult1, left1, right1, mask1, thr1)
+            ldr_sp(m)
             res10 = requantize_in_loop(m, res10, mult0, left0, right0, mask0, thr0)
+            ldr_sp(m)
             res11 = requantize_in_loop(m, res11, mult1, left1, right1, mask1, thr1)
-            for _ in range(4):
-                ldr_sp(m)                             # dst_offset, activation_min/max, rhs_rows
-            _clamp_store(m, res00, dst_offset, activation_min, activation_max, dst_ptr)
-            _clamp_store(m, res01, dst_offset, activation_min, activation_max, dst_ptr + 1)
+            # dst_offset, activation_min/max, rhs_rows reloaded one per result
+            _clamp_store(m, res00, dst_offset, activation_min, activation_max, dst_ptr, True)
+            _clamp_store(m, res01, dst_offset, activation_min, activation_max, dst_ptr + 1, True)
             dst_ptr = add(m, dst_ptr, rhs_rows)       # dst_ptr += rhs_rows;
-            _clamp_store(m, res10, dst_offset, activation_min, activation_max, dst_ptr)
-            _clamp_store(m, res11, dst_offset, activation_min, activation_max, dst_ptr + 1)
+            _clamp_store(m, res10, dst_offset, activation_min, activation_max, dst_ptr, True)
+            _clamp_store(m, res11, dst_offset, activation_min, activation_max, dst_ptr + 1, True)
             dst_ptr = add(m, dst_ptr, rhs_rows)       # dst_ptr += rhs_rows;
             lhs_ptr = sub(m, lhs_ptr, rhs_cols)       # lhs_ptr -= rhs_cols;
             lhs_ptr = add(m, lhs_ptr, 2 * lhs_cols_offset)  # lhs_ptr += 2 * lhs_cols_offset;
@@ -319,16 +330,16 @@ def arm_nn_mat_mult_nt_t_s8(m, lhs, rhs, bias, dst, dst_multipliers, dst_shifts,
             else:
                 cmp(m, rhs_cols, 0)
                 bcc(m, rhs_cols == 0)
-            while rhs_cols_idx < rhs_cols:
-                rhs_value0 = ldrsb(m, rhs_ptr)
-                rhs_value1 = ldrsb(m, rhs_ptr + rhs_cols)
+            while rhs_cols_idx < rhs_cols:            # gcc -O2 order: lhs, rhs 0, MLA, rhs 1, MLA
                 lhs_value = ldrsb(m, lhs_ptr)
+                rhs_value0 = ldrsb(m, rhs_ptr)
+                cmp(m, rhs_cols_idx + 1, rhs_cols)
                 res00 = mla(m, lhs_value, rhs_value0, res00)
+                rhs_value1 = ldrsb(m, rhs_ptr + rhs_cols)
                 res01 = mla(m, lhs_value, rhs_value1, res01)
                 rhs_ptr += 1
                 lhs_ptr += 1
                 rhs_cols_idx += 1
-                cmp(m, rhs_cols_idx, rhs_cols)
                 bcc(m, rhs_cols_idx < rhs_cols)
             for _ in range(10):
                 ldr_sp(m)
@@ -338,8 +349,8 @@ def arm_nn_mat_mult_nt_t_s8(m, lhs, rhs, bias, dst, dst_multipliers, dst_shifts,
             left1, right1, mask1, thr1 = requantize_setup(m, ldr(m, dst_shifts + 4 * rhs_rows_idx + 4))
             res00 = requantize_in_loop(m, res00, mult0, left0, right0, mask0, thr0)
             res01 = requantize_in_loop(m, res01, mult1, left1, right1, mask1, thr1)
-            _clamp_store(m, res00, dst_offset, activation_min, activation_max, dst_ptr)
-            _clamp_store(m, res01, dst_offset, activation_min, activation_max, dst_ptr + 1)
+            _clamp_store(m, res00, dst_offset, activation_min, activation_max, dst_ptr, False)
+            _clamp_store(m, res01, dst_offset, activation_min, activation_max, dst_ptr + 1, False)
         rhs = add(m, rhs, 2 * rhs_cols)               # rhs += 2 * rhs_cols;
         dst = add(m, dst, 2)                          # dst += 2;
         rhs_rows_idx = add(m, rhs_rows_idx, 2)
@@ -376,7 +387,7 @@ def arm_nn_mat_mult_nt_t_s8(m, lhs, rhs, bias, dst, dst_multipliers, dst_shifts,
             for _ in range(3):
                 ldr_sp(m)
             res00 = requantize_in_loop(m, res00, mult, left, right, mask, thr)
-            _clamp_store(m, res00, dst_offset, activation_min, activation_max, dst_ptr)
+            _clamp_store(m, res00, dst_offset, activation_min, activation_max, dst_ptr, False)
             dst_ptr = add(m, dst_ptr, rhs_rows)       # dst_ptr += rhs_rows;
             lhs_rows_idx += 1
             cmp(m, lhs_rows_idx, lhs_rows)
