@@ -32,17 +32,36 @@ from .arm_nn_write_s8x4_ia import arm_nn_write_s8x4_ia
 from .read_and_pad_reordered import read_and_pad_reordered
 
 
+@kernel(inline=True)
+def _reload(m, reloads, slot):
+    """Stack reloads before step `slot` (0..6) of _add_requantized: `reloads` spread evenly."""
+    n = reloads // 7
+    if slot < reloads % 7:
+        n += 1
+    for _ in range(n):
+        ldr_sp(m)
+
+
 @kernel
 def _add_requantized(m, input_1, input_2, input_1_mult, q1, input_2_mult, q2, out_mult, qo,
-                     out_offset, out_activation_min, out_activation_max):
+                     out_offset, out_activation_min, out_activation_max, reloads):
     """The part shared by every element: requantize both inputs, add, requantize, clamp.
-    `q1`, `q2`, `qo` are the hoisted (left_shift, right_shift, mask, threshold) tuples."""
+    `q1`, `q2`, `qo` are the hoisted (left_shift, right_shift, mask, threshold) tuples.
+    `reloads` spilled arguments/constants are reloaded from the stack on the way, spread
+    over the seven steps (gcc -O2 loads each just before its use, not in one run)."""
+    _reload(m, reloads, 0)
     input_1 = requantize_in_loop(m, input_1, input_1_mult, q1[0], q1[1], q1[2], q1[3])
+    _reload(m, reloads, 1)
     input_2 = requantize_in_loop(m, input_2, input_2_mult, q2[0], q2[1], q2[2], q2[3])
+    _reload(m, reloads, 2)
     total = add(m, input_1, input_2)                       # sum = input_1 + input_2;
+    _reload(m, reloads, 3)
     total = requantize_in_loop(m, total, out_mult, qo[0], qo[1], qo[2], qo[3])
+    _reload(m, reloads, 4)
     total = add(m, total, out_offset)                      # sum += out_offset;
+    _reload(m, reloads, 5)
     total = max_lt(m, total, out_activation_min)           # sum = MAX(sum, out_activation_min);
+    _reload(m, reloads, 6)
     total = min_gt(m, total, out_activation_max)           # sum = MIN(sum, out_activation_max);
     return total
 
@@ -68,10 +87,9 @@ def arm_elementwise_add_s8(m, input_1_vect, input_2_vect, input_1_offset, input_
         cmp(m, loop_count, 0)                              # while (loop_count > 0)
         bcc(m, loop_count <= 0)
         while loop_count > 0:
-            for _ in range(14):                            # reloads of spilled arguments/constants
-                ldr_sp(m)
-            for _ in range(4):
-                str_sp(m)
+            for _ in range(4):                             # reloads of spilled arguments/constants:
+                ldr_sp(m)                                  # 4 between the spills, 10 in
+                str_sp(m)                                  # _add_requantized (14 per element)
             input_1_vect, b_1, a_1 = read_and_pad_reordered(m, input_1_vect)
             input_2_vect, b_2, a_2 = read_and_pad_reordered(m, input_2_vect)
             a_1 = sadd16(m, a_1, offset_1_packed)          # a_1 = SADD16(a_1, offset_1_packed);
@@ -82,34 +100,31 @@ def arm_elementwise_add_s8(m, input_1_vect, input_2_vect, input_1_offset, input_
             x1 = lsl(m, uxth(m, b_1, 0), left_shift)
             x2 = lsl(m, uxth(m, b_2, 0), left_shift)
             r1 = _add_requantized(m, x1, x2, input_1_mult, q1, input_2_mult, q2, out_mult, qo,
-                                  out_offset, out_activation_min, out_activation_max)
-            for _ in range(14):
-                ldr_sp(m)
-            for _ in range(4):
+                                  out_offset, out_activation_min, out_activation_max, 10)
+            for _ in range(4):                             # 14 reloads: 4 between the spills,
+                ldr_sp(m)                                  # 10 in _add_requantized
                 str_sp(m)
             # Sum 3: ((b_x >> 16) & 0x0FFFF) << left_shift
             x1 = lsl(m, lsr(m, b_1, 16), left_shift)
             x2 = lsl(m, lsr(m, b_2, 16), left_shift)
             r3 = _add_requantized(m, x1, x2, input_1_mult, q1, input_2_mult, q2, out_mult, qo,
-                                  out_offset, out_activation_min, out_activation_max)
-            for _ in range(14):
-                ldr_sp(m)
-            for _ in range(4):
+                                  out_offset, out_activation_min, out_activation_max, 10)
+            for _ in range(4):                             # 14 reloads: 4 between the spills,
+                ldr_sp(m)                                  # 10 in _add_requantized
                 str_sp(m)
             # Sum 2: (a_x & 0x0FFFF) << left_shift
             x1 = lsl(m, uxth(m, a_1, 0), left_shift)
             x2 = lsl(m, uxth(m, a_2, 0), left_shift)
             r2 = _add_requantized(m, x1, x2, input_1_mult, q1, input_2_mult, q2, out_mult, qo,
-                                  out_offset, out_activation_min, out_activation_max)
-            for _ in range(14):
-                ldr_sp(m)
-            for _ in range(4):
+                                  out_offset, out_activation_min, out_activation_max, 10)
+            for _ in range(4):                             # 14 reloads: 4 between the spills,
+                ldr_sp(m)                                  # 10 in _add_requantized
                 str_sp(m)
             # Sum 4: ((a_x >> 16) & 0x0FFFF) << left_shift
             x1 = lsl(m, lsr(m, a_1, 16), left_shift)
             x2 = lsl(m, lsr(m, a_2, 16), left_shift)
             r4 = _add_requantized(m, x1, x2, input_1_mult, q1, input_2_mult, q2, out_mult, qo,
-                                  out_offset, out_activation_min, out_activation_max)
+                                  out_offset, out_activation_min, out_activation_max, 10)
             output = arm_nn_write_s8x4_ia(m, output, r1, r2, r3, r4)
             loop_count = sub(m, loop_count, 1)             # loop_count--;
             cmp(m, loop_count, 0)
@@ -120,20 +135,29 @@ def arm_elementwise_add_s8(m, input_1_vect, input_2_vect, input_1_offset, input_
     cmp(m, loop_count, 0)                                  # while (loop_count > 0)
     bcc(m, loop_count <= 0)
     while loop_count > 0:
-        for _ in range(19):                                # reloads of spilled arguments/constants
-            ldr_sp(m)
-        x1 = add(m, ldrsb(m, input_1_vect), input_1_offset)  # (*input_1_vect++ + input_1_offset) << left_shift
+        # 19 reloads of spilled arguments/constants per element, each next to its use as
+        # gcc -O2 places them (few back to back): 3 here, 12 in _add_requantized, 4 at the end
+        ldr_sp(m)
+        x1 = ldrsb(m, input_1_vect)                        # (*input_1_vect++ + input_1_offset) << left_shift
+        x1 = add(m, x1, input_1_offset)
         input_1_vect += 1
+        ldr_sp(m)
         x1 = lsl(m, x1, left_shift)
-        x2 = add(m, ldrsb(m, input_2_vect), input_2_offset)
+        x2 = ldrsb(m, input_2_vect)
+        x2 = add(m, x2, input_2_offset)
         input_2_vect += 1
+        ldr_sp(m)
         x2 = lsl(m, x2, left_shift)
         total = _add_requantized(m, x1, x2, input_1_mult, q1, input_2_mult, q2, out_mult, qo,
-                                 out_offset, out_activation_min, out_activation_max)
+                                 out_offset, out_activation_min, out_activation_max, 12)
+        ldr_sp(m)
         strb(m, output, total)                             # *output++ = (int8_t)sum;
         output += 1
+        ldr_sp(m)
         loop_count = sub(m, loop_count, 1)                 # loop_count--;
+        ldr_sp(m)
         cmp(m, loop_count, 0)
+        ldr_sp(m)
         bcc(m, loop_count > 0)
     add(m, 0, 0)                                           # add sp, sp, #frame
     pop_pc(m, 9)
