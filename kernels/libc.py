@@ -42,26 +42,6 @@ def _tail_less_than_4(m, dst, src, n):
             strh(m, dst, v)                           # strh r3, [r0]
 
 
-@kernel(inline=True)
-def _block_loop(m, dst, src, n, words):
-    """.Lbig_block_loop (16 words) and .Lmid_block_loop (4 words): copy `words` words per
-    pass while n >= 0; returns (dst, src, n)."""
-    step = 4 * words
-    while True:
-        for k in range(words):
-            str_(m, dst + 4 * k, ldr(m, src + 4 * k))  # ldr r3, [r1], #4; str r3, [r0], #4
-        if not m.dsp:
-            add(m, dst, step)                         # ARMv7-M: adds r0, #64 / #16
-            add(m, src, step)                         #          adds r1, #64 / #16
-        src += step
-        dst += step
-        n = sub(m, n, step)                           # subs r2, #64 / #16
-        bcc(m, n >= 0)                                # bhs .Lbig_block_loop / .Lmid_block_loop
-        if n < 0:
-            break
-    return dst, src, n
-
-
 @kernel
 def memcpy(m, dst, src, n):
     """void *memcpy(void *dst, const void *src, size_t n)  (memcpy-armv7m.S)."""
@@ -114,11 +94,33 @@ def memcpy(m, dst, src, n):
     n = sub(m, n, 64)                                 # subs r2, #64
     bcc(m, n < 0)                                     # blo .Lmid_block
     if n >= 0:
-        dst, src, n = _block_loop(m, dst, src, n, 16)  # .Lbig_block_loop
+        while True:                                   # .Lbig_block_loop
+            for k in range(16):
+                str_(m, dst + 4 * k, ldr(m, src + 4 * k))  # ldr r3, [r1], #4; str r3, [r0], #4
+            if not m.dsp:
+                add(m, dst, 64)                       # ARMv7-M: adds r0, #64
+                add(m, src, 64)                       #          adds r1, #64
+            src += 64
+            dst += 64
+            n = sub(m, n, 64)                         # subs r2, #64
+            bcc(m, n >= 0)                            # bhs .Lbig_block_loop
+            if n < 0:
+                break
     n = add(m, n, 48)                                 # .Lmid_block: adds r2, #48
     bcc(m, n < 0)                                     # blo .Lcopy_word_by_word
     if n >= 0:
-        dst, src, n = _block_loop(m, dst, src, n, 4)   # .Lmid_block_loop
+        while True:                                   # .Lmid_block_loop
+            for k in range(4):
+                str_(m, dst + 4 * k, ldr(m, src + 4 * k))
+            if not m.dsp:
+                add(m, dst, 16)                       # ARMv7-M: adds r0, #16
+                add(m, src, 16)                       #          adds r1, #16
+            src += 16
+            dst += 16
+            n = sub(m, n, 16)                         # subs r2, #16
+            bcc(m, n >= 0)                            # bhs .Lmid_block_loop
+            if n < 0:
+                break
     n = add(m, n, 12)                                 # .Lcopy_word_by_word: adds r2, #12
     bcc(m, n < 0)                                     # blo .Lcopy_less_than_4
     if n >= 0:
@@ -134,20 +136,6 @@ def memcpy(m, dst, src, n):
     mov(m, ip)                                        # .Ldone: mov r0, ip
     bx(m)                                             # bx lr
     return ip
-
-
-@kernel(inline=True)
-def _store_bytes(m, s, c, n):
-    """7e-88: while (n--) *s++ = (char) c;  with n > 0 (reached from two places)."""
-    c = uxtb(m, c, 0)                                 # 7e: uxtb r1, r1
-    end = add(m, n, s)                                # add r4, r3
-    while True:
-        strb(m, s, c)                                 # 82: strb r1, [r3], #1
-        s += 1
-        cmp(m, end, s)                                # cmp r4, r3
-        bcc(m, end != s)                              # bne 82
-        if end == s:
-            break
 
 
 @kernel
@@ -239,7 +227,15 @@ def memset(m, dst, c, n):
                     b(m)                              # b 8a
                     pop_pc(m, 3 if m.dsp else 4)      # pop {r4, r5, pc}
                     return dst
-                _store_bytes(m, s, c, r4)             # 7e
+                c = uxtb(m, c, 0)                     # 7e: uxtb r1, r1
+                end = add(m, r4, s)                   # add r4, r3
+                while True:
+                    strb(m, s, c)                     # 82: strb r1, [r3], #1
+                    s += 1
+                    cmp(m, end, s)                    # cmp r4, r3
+                    bcc(m, end != s)                  # bne 82
+                    if end == s:
+                        break
                 pop_pc(m, 3 if m.dsp else 4)          # pop {r4, r5, pc}
                 return dst
         # 64: while (n >= LBLOCKSIZE)
@@ -259,6 +255,14 @@ def memset(m, dst, c, n):
     # 7c: while (n--) *s++ = (char) c;
     cbz(m, r4 == 0)                                   # cbz r4, 8a
     if r4 != 0:
-        _store_bytes(m, s, c, r4)                     # 7e
+        c = uxtb(m, c, 0)                             # uxtb r1, r1
+        end = add(m, r4, s)                           # add r4, r3
+        while True:
+            strb(m, s, c)                             # 82: strb r1, [r3], #1
+            s += 1
+            cmp(m, end, s)                            # cmp r4, r3
+            bcc(m, end != s)                          # bne 82
+            if end == s:
+                break
     pop_pc(m, 3 if m.dsp else 4)                      # 8a: pop {r4, r5, pc}
     return dst
