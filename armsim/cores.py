@@ -14,13 +14,14 @@ Terms of `breakdown` (all integers, `total` is their sum):
                      LDM/STM (`machine.MULTIPLE_BEATS`) on top of the instruction's own
                      cycle: LDM/STM/PUSH/POP cost 1 + N;
 * ``branch_refill``  pipeline refill per taken branch (calls, returns, taken conditionals);
+* ``condition_failed`` the issue slot of each IT-block instruction whose condition failed
+                     (`machine.IT_FAILED`: the kernels pass it to ``it``; not an instruction);
 * ``dual_issue``     minus the instructions issued in the same cycle as their predecessor;
 * ``wait_states``    per beat (word) loaded from or stored to a region with wait states,
                      e.g. ``flash_wait_states`` for constant data (weights) in flash.
 
 Not modelled (as in ../shared/reference/README.md's ``cycles_trm``): register dependences
-(load-use and MAC-chain stalls, the M4 address-dependency stall), IT-block instructions
-whose condition fails (the kernels do not issue them), bus contention, branch-target
+(load-use and MAC-chain stalls, the M4 address-dependency stall), bus contention, branch-target
 alignment, unaligned accesses, interrupts.  The stack (PUSH/POP, stack slots) is assumed in
 zero-wait-state RAM.
 """
@@ -67,6 +68,7 @@ class Core:
     pipelined: dict               # (previous class, class) -> cycles of `class` after `previous`
     beat_cycles: int              # per register moved by LDM/STM/PUSH/POP, on top of the class figure
     taken_branch_refill: int      # cycles added by each taken branch
+    failed_it_cycles: int         # per IT-block instruction whose condition failed
     dual_issue: DualIssue = None
     source: str = ""
 
@@ -98,6 +100,7 @@ CORTEX_M4 = Core(
     },
     beat_cycles=1,           # table 3-1: LDM/STM/PUSH/POP 1 + N, one cycle per register
     taken_branch_refill=2,   # table 3-1: taken branch 1 + P, P = 1-3 pipeline refill; 2 as in cycles_trm (and LLVM ARMScheduleM4.td MispredictPenalty = 2)
+    failed_it_cycles=1,      # DDI 0439B section 3.3.1: a conditional instruction whose condition fails still takes its issue cycle; 1 as in cycles_trm
     dual_issue=None,         # Cortex-M4 is single issue (LLVM ARMScheduleM4.td: IssueWidth = 1)
     source="ARM DDI 0439B Cortex-M4 TRM table 3-1 (same table as ../shared/reference/README.md cycles_trm)",
 )
@@ -163,6 +166,7 @@ CORTEX_M7 = Core(
     pipelined={},               # two load pipes: load pairs are priced by dual issue instead
     beat_cycles=1,              # no public figure for LDM/STM on M7 (LLVM gives none); one register per cycle as on the M4 (assumption)
     taken_branch_refill=0,      # LLVM M7: no taken-branch cost beyond issue (branch prediction); MispredictPenalty = 4 applies to mispredictions, which are not simulated
+    failed_it_cycles=1,         # no public figure (LLVM does not model IT blocks); one issue slot as on the M4 (assumption)
     dual_issue=DualIssue(_m7_pairs(), "LLVM ARMScheduleM7.td pipes, SingleIssue and BeginGroup flags"),
     source="no Arm table; LLVM ARMScheduleM7.td (IssueWidth 2, pipes, latencies)",
 )
@@ -198,6 +202,7 @@ CORTEX_M55 = Core(
     pipelined={},
     beat_cycles=1,             # no public figure for LDM/STM on M55 (LLVM gives one slot); one register per cycle as on the M4 (assumption)
     taken_branch_refill=3,     # LLVM ARMScheduleM55.td MispredictPenalty = 3 (4-stage pipeline refill), charged per taken branch
+    failed_it_cycles=1,        # no public figure (LLVM does not model IT blocks); one issue slot as on the M4 (assumption)
     dual_issue=DualIssue(frozenset((p, "it") for p in _M55_DUAL_WITH_IT),
                          "LLVM ARMScheduleM55.td: IT (M55WriteDI) dual-issues after a non-SingleIssue instruction"),
     source="no Arm table; LLVM ARMScheduleM55.td (scalar part)",
@@ -225,6 +230,7 @@ class Counters:
     pairs: np.ndarray            # int64 [N_CLASSES, N_CLASSES] (previous class, class)
     taken: int
     multiple_beats: int          # registers moved by PUSH/POP/LDM/STM
+    it_failed: int               # IT-block instructions whose condition failed
     region_beats: dict           # region name -> load beats + store beats
 
     @classmethod
@@ -233,6 +239,7 @@ class Counters:
         return cls(np.array(m.st[:N_MNEMONICS], np.int64), np.array(machine.class_pairs(m)),
                    int(m.st[machine.TAKEN]),
                    int(m.st[machine.STACK_BEATS] + m.st[machine.MULTIPLE_BEATS]),
+                   int(m.st[machine.IT_FAILED]),
                    {name: t["load_beats"] + t["store_beats"] for name, t in traffic.items()})
 
     def class_counts(self):
@@ -276,6 +283,7 @@ def breakdown_of(counters, core_model, wait_states=None):
         "load_pipelining": -saved,
         "multiple_beats": c.beat_cycles * counters.multiple_beats,
         "branch_refill": c.taken_branch_refill * counters.taken,
+        "condition_failed": c.failed_it_cycles * counters.it_failed,
         "dual_issue": -dual,
         "wait_states": waits,
     }

@@ -5,7 +5,8 @@ numba-compiled counted run and by the pure-Python traced run:
 
 * ``st``   int64 state vector: per-mnemonic counts, taken branches, the Q and GE flags,
            the class of the previous instruction and a class-pair matrix (what the cycle
-           models need: load pipelining, dual issue), per-region memory traffic, fault info.
+           models need: load pipelining, dual issue), IT-block instructions whose condition
+           failed, per-region memory traffic, fault info.
 * ``mem``  uint8 backing store of every region, one after the other.
 * ``rtab`` int64 ``[region, (base address, size, offset in mem)]``.
 * ``dsp``  True when the core has the DSP extension (CMSIS-NN's ``ARM_MATH_DSP``).
@@ -28,7 +29,8 @@ FAULT_ADDRESS = PREV_CLASS + 1
 FAULT_MNEMONIC = FAULT_ADDRESS + 1
 STACK_BEATS = FAULT_MNEMONIC + 1  # words moved by PUSH/POP (the stack frame)
 MULTIPLE_BEATS = STACK_BEATS + 1  # words moved by LDM/STM (the 1 + N cycle models need N)
-PAIRS = MULTIPLE_BEATS + 1     # N_CLASSES x N_CLASSES: (previous class, class) counts
+IT_FAILED = MULTIPLE_BEATS + 1  # IT-block instructions whose condition failed (not executed)
+PAIRS = IT_FAILED + 1          # N_CLASSES x N_CLASSES: (previous class, class) counts
 MAX_REGIONS = 8
 REGION_FIELDS = ("loads", "load_beats", "load_bytes", "stores", "store_beats", "store_bytes")
 REGION_BASE = PAIRS + N_CLASSES * N_CLASSES

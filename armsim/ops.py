@@ -15,9 +15,9 @@ from numba import njit
 
 from . import isa
 from .instructions import CLASS_INDEX, CLASS_OF, MNEMONIC_INDEX
-from .machine import (FAULT_ADDRESS, FAULT_MNEMONIC, GE_FLAGS, MULTIPLE_BEATS, PAIRS,
-                      PREV_CLASS, Q_FLAG, REGION_BASE, REGION_FIELDS, STACK_BEATS, TAKEN,
-                      MemoryFault)
+from .machine import (FAULT_ADDRESS, FAULT_MNEMONIC, GE_FLAGS, IT_FAILED, MULTIPLE_BEATS,
+                      PAIRS, PREV_CLASS, Q_FLAG, REGION_BASE, REGION_FIELDS, STACK_BEATS,
+                      TAKEN, MemoryFault)
 from .instructions import N_CLASSES
 
 _NFIELDS = len(REGION_FIELDS)
@@ -114,7 +114,21 @@ asr = _plain("asr", isa.ASR)
 ror = _plain("ror", isa.ROR)
 cmp = _no_result("cmp")
 tst = _no_result("tst")
-it = _no_result("it")
+
+
+def _it_body():
+    index, cls = _ids("it")
+
+    def op(m, failed=0):
+        """IT: `failed` is how many instructions of this IT block have a failing condition
+        this time: they are not executed (not counted as instructions) but each still takes
+        an issue slot, which the cycle models price."""
+        issue(m, index, cls)
+        m.st[IT_FAILED] += failed
+    return op
+
+
+it = _register("it", "it", _it_body())
 nop = _no_result("nop")
 
 mul = _plain("mul", isa.MUL)
