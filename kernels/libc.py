@@ -14,8 +14,8 @@ arm-none-eabi toolchain (multilibs ``thumb/v7e-m/nofp`` for the Cortex-M4 DSP bu
 The code below follows the disassembly of those two library objects instruction by
 instruction (addresses in the comments are the objects' offsets, ARMv7E-M build).  As in
 the measured ``instructions``, an IT-block instruction whose condition fails is not
-counted.  ``m.dsp`` selects the library of the build: ARMv7E-M (M4) with the DSP path,
-ARMv7-M (M3) without.  The caller issues the ``BL``; these kernels count everything
+counted; it still takes an issue slot (``it(m, failed)``).  ``m.dsp`` selects the library
+of the build: ARMv7E-M (M4) with the DSP path, ARMv7-M (M3) without.  The caller issues the ``BL``; these kernels count everything
 executed inside the library function, return included.
 """
 from armsim.kernel import kernel
@@ -30,7 +30,7 @@ def _tail_less_than_4(m, dst, src, n):
     bcc(m, n == 0)                                    # beq .Ldone
     if n != 0:
         lsl(m, n, 31)                                 # lsls r2, r2, #31
-        it(m)                                         # itt ne
+        it(m, 0 if n & 1 else 2)                      # itt ne (both fail on an even count)
         if n & 1:
             v = ldrb(m, src)                          # ldrbne r3, [r1], #1
             src += 1
@@ -79,7 +79,7 @@ def memcpy(m, dst, src, n):
                 r3 = rsb(m, r3, 4)                    # rsb r3, r3, #4
                 n = sub(m, n, r3)                     # subs r2, r2, r3
                 lsl(m, r3, 31)                        # lsls r3, r3, #31
-                it(m)                                 # itt ne
+                it(m, 0 if r3 & 1 else 2)             # itt ne (both fail on an even count)
                 if r3 & 1:
                     strb(m, dst, ldrb(m, src))        # ldrbne / strbne, post-indexed
                     src += 1

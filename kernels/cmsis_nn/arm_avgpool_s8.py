@@ -41,7 +41,7 @@ def scale_q31_to_q7_and_clamp(m, buffer, target, length, count, act_min, act_max
     for i in range(length):
         v = ldr(m, buffer + 4 * i)                         # buffer[i]
         cmp(m, v, 0)                                       # buffer[i] > 0 ? (buffer[i] + half_count)
-        it(m)                                              #              : (buffer[i] - half_count)  (ITE)
+        it(m, 1)                                           #              : (buffer[i] - half_count)  (ITE: one arm fails)
         if v > 0:
             total = add(m, v, half_count)
         else:

@@ -95,7 +95,7 @@ def arm_convolve_s8(m, buf, input_batches, input_x, input_y, input_ch, kernel_x,
     bcc(m, False)
     remainder = and_(m, rhs_cols, 3)                  # remainder = rhs_cols % 4;
     aligned_rhs_cols = rhs_cols
-    it(m)
+    it(m, remainder == 0)                             # the ADD fails when rhs_cols % 4 == 0
     if remainder != 0:                                # aligned_rhs_cols = rhs_cols + 4 - remainder
         aligned_rhs_cols = add(m, rhs_cols, 4 - remainder)
     pad_val = sxtb(m, sub(m, 0, input_offset), 0)    # (int8_t)-input_offset

@@ -100,7 +100,7 @@ def arm_depthwise_conv_3x3_s8(m, input_x, input_y, input_ch, input, filter_w, fi
         ker_h_start = 0                                       # ker_h_start = MAX(0, -in_h)
         neg = sub(m, 0, in_h)
         cmp(m, in_h, 0)
-        it(m)
+        it(m, in_h < 0)                                       # the MOV fails unless in_h >= 0
         if in_h >= 0:
             ker_h_start = mov(m, 0)
         else:

@@ -46,7 +46,7 @@ def _window_mult_4(m, in_pos, input_size, kernel_size):
     ker_start = 0 if in_pos >= 0 else -in_pos                 # ker_start = MAX(0, -in_pos)
     sub(m, 0, in_pos)
     cmp(m, in_pos, 0)
-    it(m)
+    it(m, in_pos < 0)                                         # the MOV fails unless in_pos >= 0
     if in_pos >= 0:
         mov(m, 0)
     ker_end = sub(m, input_size, in_pos)                      # MIN(kernel_size, input_size - in_pos)

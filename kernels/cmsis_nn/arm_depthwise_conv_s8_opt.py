@@ -55,7 +55,7 @@ def _dsp_body(m, input_x, input_y, input_ch, input, kernel_x, kernel_y, kernel, 
             ldr_sp(m)
             ker_y_start = sub(m, 0, base_idx_y)               # MAX(0, -base_idx_y)
             cmp(m, base_idx_y, 0)
-            it(m)
+            it(m, base_idx_y < 0)                             # the MOV fails unless base_idx_y >= 0
             if base_idx_y >= 0:
                 ker_y_start = mov(m, 0)
             ker_y_end = sub(m, input_y, base_idx_y)           # MIN(kernel_y, input_y - base_idx_y)

@@ -55,7 +55,7 @@ def compare_and_replace_if_larger_q7(m, base, target, length, cnt4, cnt1):
             ref = _byte(m, ref_max, lane)
             comp = _byte(m, comp_max, lane)
             cmp(m, comp, ref)                              # if (comp_max.bytes[i] > ref_max.bytes[i])
-            it(m)
+            it(m, comp <= ref)                             # the MOV fails unless comp is larger
             if comp > ref:
                 ref = mov(m, comp)                         #     ref_max.bytes[i] = comp_max.bytes[i];
             ref_max = bfi(m, ref_max, ref, 8 * lane, 8)
@@ -72,7 +72,7 @@ def compare_and_replace_if_larger_q7(m, base, target, length, cnt4, cnt1):
         s = ldrsb(m, src)                                  # if (*src > *dst) *dst = *src;
         d = ldrsb(m, dst)
         cmp(m, s, d)
-        it(m)
+        it(m, s <= d)                                      # the STRB fails unless *src is larger
         if s > d:
             strb(m, dst, s)
         dst += 1                                           # dst++; src++;

@@ -31,7 +31,7 @@ def arm_nn_doubling_high_mult(m, m1, m2, m2_is_constant):
         cmp(m, m1, 0)                                      # (m1 < 0) ^ (m2 < 0), m2's sign known
     else:
         negative = eor(m, m1, m2) < 0                      # EORS t, m1, m2: N = (m1 < 0) ^ (m2 < 0)
-    it(m)                                                  # ITT
+    it(m, 0 if negative else 2)                            # ITT: both fail when positive
     if negative:                                           # mult = 1 - mult;
         lo = mov(m, 1 - (1 << 30))
         hi = mvn(m, 0)
@@ -48,7 +48,8 @@ def arm_nn_doubling_high_mult(m, m1, m2, m2_is_constant):
         bcc(m, m1 != m2)
         if m1 == m2:
             cmp(m, m1, -0x80000000)
-            it(m)
-            if m1 == -0x80000000:
+            saturate = m1 == -0x80000000
+            it(m, not saturate)
+            if saturate:
                 result = mvn(m, -0x80000000)               #     result = NN_Q31_MAX;
     return result

@@ -54,7 +54,7 @@ def arm_nn_exp_on_negative_values(m, val):
     result = _select_if_non_zero(m, result, remainder, 29, 720401)
     result = _select_if_non_zero(m, result, remainder, 30, 242)
     cmp(m, val, 0)                                                  # MASK_IF_ZERO(val)
-    it(m)
+    it(m, val != 0)                                                 # the MVN fails unless val == 0
     if val == 0:
         result = mvn(m, -0x80000000)                                # NN_Q31_MAX
     return result

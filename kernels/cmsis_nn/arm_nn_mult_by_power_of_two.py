@@ -17,11 +17,11 @@ def arm_nn_mult_by_power_of_two(m, val, exp):
     thresh = (1 << (31 - exp)) - 1                         # a constant at every call site
     result = lsl(m, val, exp)                              # int32_t result = val << exp;
     cmp(m, val, thresh)                                    # val > thresh ? NN_Q31_MAX : result
-    it(m)
+    it(m, val <= thresh)                                   # the MVN fails unless it saturates
     if val > thresh:
         result = mvn(m, -0x80000000)
     cmn(m, val, thresh)                                    # val < -thresh ? NN_Q31_MIN : result
-    it(m)
+    it(m, val >= -thresh)                                  # the MOV fails unless it saturates
     if val < -thresh:
         result = mov(m, -0x80000000)
     return result

@@ -24,7 +24,7 @@ def arm_nn_one_over_one_plus_x_for_x_in_0_1(m, val):
     lo = add(m, val, 0x7FFFFFFF)                           # sum = val + NN_Q31_MAX  (ADDS / ADC)
     hi = adc(m, hi, 0, carry)
     cmp(m, hi, 0)                                          # sum >= 0 ? 1 : -1
-    it(m)
+    it(m, hi >= 0)                                         # IT LT: the MVN fails when sum >= 0
     if hi >= 0:
         one_lo, one_hi = 1, 0
     else:

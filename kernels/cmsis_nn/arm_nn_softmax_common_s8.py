@@ -54,7 +54,7 @@ def arm_nn_softmax_common_s8(m, input, num_rows, row_size, mult, shift, diff_min
         for col in range(1, row_size):                     # max = MAX(max, input[col]);
             v = ldrsb(m, input + col)
             cmp(m, v, max_)
-            it(m)
+            it(m, v <= max_)                               # the MOV fails unless v > max
             if v > max_:
                 max_ = mov(m, v)
             cmp(m, col + 1, row_size)
@@ -76,7 +76,7 @@ def arm_nn_softmax_common_s8(m, input, num_rows, row_size, mult, shift, diff_min
             bcc(m, col + 1 < row_size)
         headroom = clz(m, total)                           # const int32_t headroom = CLZ(sum);
         cmp(m, total, 0)                                   # sum > 0 ? sum << headroom : 0
-        it(m)
+        it(m, 1)                                           # ITE: one of the two arms fails
         if total > 0:
             scaled = lsl(m, total, headroom)
         else:
