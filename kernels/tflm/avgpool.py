@@ -51,7 +51,7 @@ def AveragePool(m, stride_height, stride_width, filter_height, filter_width, pad
     str_sp(m)
     ldr_sp(m)
     str_sp(m)
-    it(m)
+    it(m, 0)                                     # std::min of two equal dims: MOVGE holds
     mov(m, batches)
     ldr_sp(m)
     str_sp(m)
@@ -72,7 +72,7 @@ def AveragePool(m, stride_height, stride_width, filter_height, filter_width, pad
     str_sp(m)
     mov(m, depth)
     mov(m, 0)
-    it(m)
+    it(m, 0)                                     # std::min of two equal dims: MOVGE holds
     mov(m, depth)
     ldr_sp(m)
     str_sp(m)
@@ -125,7 +125,7 @@ def AveragePool(m, stride_height, stride_width, filter_height, filter_width, pad
                         y_end = add(m, input_height, -in_y_origin)
                         cmp(m, filter_height, y_end)
                         strd_sp(m)
-                        it(m)
+                        it(m, filter_height < y_end)   # the MOV fails unless y_end clips
                         filter_y_end = filter_height
                         if filter_height >= y_end:
                             filter_y_end = mov(m, y_end)   # min(filter_height, input_height - in_y_origin)
@@ -147,7 +147,7 @@ def AveragePool(m, stride_height, stride_width, filter_height, filter_width, pad
                                 ldr_sp(m)
                                 str_sp(m)
                                 cmp(m, x_end, filter_width)
-                                it(m)
+                                it(m, x_end < filter_width)   # the MOV fails unless filter_width is the min
                                 filter_x_end = x_end
                                 if x_end >= filter_width:
                                     filter_x_end = mov(m, filter_width)

@@ -94,7 +94,7 @@ def MultiplyByQuantizedMultiplier(m, x, quantized_multiplier, shift):
     remainder = and_(m, high32, mask)
     result = asr(m, high32, right_shift)
     cmp(m, remainder, half)
-    it(m)
+    it(m, remainder <= half)                            # the ADD fails unless it rounds up
     if remainder > half:
         result = add(m, result, 1)
     pop_pc(m, 2)

@@ -39,7 +39,7 @@ def ConvPerChannel(m, input_offset, stride_width, stride_height, dilation_width_
     mov(m, 0)
     ldr_sp(m)
     cmp(m, batches, batches)                     # MatchingDim(input, 0, output, 0)
-    it(m)
+    it(m, 0)                                     # std::min of two equal dims: MOVGE holds
     mov(m, batches)
     mov(m, batches)
     ldr_sp(m)
@@ -48,7 +48,7 @@ def ConvPerChannel(m, input_offset, stride_width, stride_height, dilation_width_
     ldr_sp(m)
     ldr_sp(m)
     cmp(m, output_depth, output_depth)           # MatchingDim(filter, 0, output, 3)
-    it(m)
+    it(m, 0)                                     # std::min of two equal dims: MOVGE holds
     mov(m, output_depth)
     ldr_sp(m)
     str_sp(m)

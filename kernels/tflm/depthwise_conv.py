@@ -43,7 +43,7 @@ def DepthwiseConvPerChannel(m, input_offset, stride_width, stride_height,
     cmp(m, batches, batches)                    # MatchingDim(input, 0, output, 0)
     ldr_sp(m)
     str_sp(m)
-    it(m)
+    it(m, 0)                                    # std::min of two equal dims: MOVGE holds
     mov(m, batches)
     ldr_sp(m)
     ldrsh_sp(m)
@@ -145,7 +145,7 @@ def DepthwiseConvPerChannel(m, input_offset, stride_width, stride_height,
                             output_channel = 0
                             while True:          # for (in_channel ...)
                                 cmp(m, depth_multiplier, 0)
-                                it(m)
+                                it(m, depth_multiplier > 0)   # ADDLE fails on any real layer
                                 if depth_multiplier <= 0:
                                     add(m, depth_multiplier, output_channel)
                                 bcc(m, depth_multiplier <= 0)

@@ -76,7 +76,7 @@ def _smaller_than_one_exp(m, x, multiplier, shift, negative_taken):
     result = asr(m, high32, exponent)
     remainder = and_(m, mask, high32)
     cmp(m, threshold, remainder)
-    it(m)
+    it(m, threshold >= remainder)                        # the ADD fails unless it rounds up
     if threshold < remainder:
         result = add(m, result, 1)
     return result
@@ -155,7 +155,7 @@ def Add(m, input1_offset, input2_offset, left_shift, input1_multiplier, input1_s
             ldr_sp(m)
             raw_output = max_lt(m, raw_output, activation_min)  # std::max
             cmp(m, activation_max, raw_output)           # std::min
-            it(m)
+            it(m, activation_max < raw_output)           # the MOV fails when it clamps
             if activation_max >= raw_output:
                 raw_output = mov(m, raw_output)
             else:

@@ -30,13 +30,14 @@ def _flat_size_skip_last(m, batches):
     add(m, 0, 4)
     while True:
         cmp(m, OUTPUT_DIMS - 1, i)
-        it(m)
-        if i != OUTPUT_DIMS - 1:
+        last = i == OUTPUT_DIMS - 1
+        it(m, last)                             # the skipped dim: LDRNE fails
+        if not last:
             ldr_sp(m)                           # ldrne r1, [r7, r3, lsl #2]
             dim = batches
         i = add(m, i, 1)
-        it(m)
-        if i - 1 != OUTPUT_DIMS - 1:
+        it(m, last)                             # ... and MULNE
+        if not last:
             size = mul(m, size, dim)            # mulne r2, r1
         cmp(m, OUTPUT_DIMS, i)
         bcc(m, i != OUTPUT_DIMS)
@@ -52,7 +53,7 @@ def _accumulate(m, in_ptr, in_end, f_row, accum_depth, input_offset, filter_offs
     acc += (filter_val + filter_offset) * (input_val + input_offset);
     FullyConnectedPerChannel has no filter offset (per_tensor False: no ADD)."""
     cmp(m, accum_depth, 0)
-    it(m)
+    it(m, accum_depth > 0)                      # MOVLE fails on any real layer
     if accum_depth <= 0:
         acc = mov(m, 0)
     bcc(m, accum_depth <= 0)
@@ -133,7 +134,7 @@ def FullyConnected(m, input_offset, filter_offset, output_offset, output_multipl
         batch = mov(m, 0)
         while True:                             # for (b = 0; b < batches; ++b)
             cmp(m, output_depth, 0)
-            it(m)
+            it(m, output_depth > 0)             # ADDLE fails on any real layer
             if output_depth <= 0:
                 add(m, output_data, output_depth)
             bcc(m, output_depth <= 0)

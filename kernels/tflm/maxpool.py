@@ -24,14 +24,14 @@ def MaxPool(m, stride_height, stride_width, filter_height, filter_width, pad_hei
     ldr_sp(m)
     mov(m, 0)
     cmp(m, batches, batches)
-    it(m)
+    it(m, 0)                                     # std::min of two equal dims: MOVGE holds
     mov(m, batches)
     mov(m, batches)
     ldr_sp(m)
     ldr_sp(m)
     sub(m, 0, 68)
     cmp(m, depth, depth)
-    it(m)
+    it(m, 0)                                     # std::min of two equal dims: MOVGE holds
     mov(m, depth)
     ldr_sp(m)
     str_sp(m)
@@ -83,7 +83,7 @@ def MaxPool(m, stride_height, stride_width, filter_height, filter_width, pad_hei
                             sub(m, 0, 0)                 # in_y_origin
                             y_end = sub(m, input_height, in_y_origin)
                             cmp(m, y_end, filter_height)
-                            it(m)
+                            it(m, y_end < filter_height)   # the MOV fails unless filter_height is the min
                             filter_y_end = y_end
                             if y_end >= filter_height:
                                 filter_y_end = mov(m, filter_height)
@@ -95,7 +95,7 @@ def MaxPool(m, stride_height, stride_width, filter_height, filter_width, pad_hei
                             cmp(m, x_end, filter_width)
                             filter_y_start = bic(m, -in_y_origin, -in_y_origin >> 31)
                             sub(m, 0, 0)
-                            it(m)
+                            it(m, x_end < filter_width)   # the MOV fails unless filter_width is the min
                             filter_x_end = x_end
                             if x_end >= filter_width:
                                 filter_x_end = mov(m, filter_width)
@@ -154,7 +154,7 @@ def MaxPool(m, stride_height, stride_width, filter_height, filter_width, pad_hei
                             out_base = mla(m, depth, col, output_data)
                             ldrsb_sp(m)                          # ldrsb r2, [fp, #28]: int8 activation_min
                             cmp(m, activation_min, max_value)
-                            it(m)
+                            it(m, activation_min >= max_value)   # std::max: the MOV fails unless max_value is larger
                             value = activation_min
                             if activation_min < max_value:
                                 value = mov(m, max_value)

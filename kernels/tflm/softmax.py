@@ -112,7 +112,7 @@ def exp_on_interval_between_negative_one_quarter_and_0_excl(m, a):
     bcc(m, hi < 0)
     v = _high32(m, lo, hi, True, True)
     w = add(m, v, x2)                                    # (...) * 1/3 + x2
-    it(m)
+    it(m, 1 if w >= 0 else 2)                            # ITTE: the other arm's instructions fail
     if w >= 0:                                           # SaturatingRoundingMultiplyByPOT<-1>
         bit = and_(m, w, 1)
         poly = add(m, bit, w >> 1)
@@ -124,7 +124,7 @@ def exp_on_interval_between_negative_one_quarter_and_0_excl(m, a):
     lo, hi = smull(m, s, constant_term)
     cmp(m, hi, 0)
     ldr_sp(m)                                            # ldr =0xC0000001
-    it(m)
+    it(m, 1 if hi >= 0 else 2)                           # ITTE: the other arm's instructions fail
     if hi >= 0:
         nudge_lo = mov(m, 1 << 30)
         nudge_hi = mov(m, 0)
@@ -207,7 +207,7 @@ def one_over_one_plus_x_for_x_in_0_1(m, a):
     """1 / (1 + a) for a in [0, 1) (Q0.31): Newton-Raphson on half the denominator."""
     a_sign = asr(m, a, 31)
     cmp(m, a_sign, -1)
-    it(m)
+    it(m, a_sign != -1)                                  # CMPEQ fails for a >= 0
     if a_sign == -1:
         cmp(m, a, INT32_MIN)
     push(m, 3)
@@ -270,8 +270,8 @@ def one_over_one_plus_x_for_x_in_0_1(m, a):
             bcc(m, count == 0)
         else:
             cmp(m, p, -(1 << 29))
-            it(m)
             saturated = p <= -(1 << 29)
+            it(m, not saturated)
             if saturated:
                 p = mov(m, INT32_MIN)
             bcc(m, not saturated)                        # bgt -> the LSLS/SUBS/ADD/BEQ tail
@@ -313,12 +313,13 @@ def Softmax(m, input_beta_multiplier, input_beta_left_shift, diff_min, input_dat
     add(m, 0, 4)
     while True:
         cmp(m, 1, i)
-        it(m)
-        if i != 1:
+        last = i == 1
+        it(m, last)                                      # the skipped dim: LDRNE fails
+        if not last:
             ldr_sp(m)
         i = add(m, i, 1)
-        it(m)
-        if i - 1 != 1:
+        it(m, last)                                      # ... and MULNE
+        if not last:
             size = mul(m, outer_size, size)
         cmp(m, i, 2)
         bcc(m, i != 2)
@@ -329,7 +330,7 @@ def Softmax(m, input_beta_multiplier, input_beta_left_shift, diff_min, input_dat
     ldr_sp(m)
     ldr_sp(m)
     cmp(m, depth, depth)                                 # MatchingDim(input, last, output, last)
-    it(m)
+    it(m, 0)                                             # std::min of two equal dims: MOVGE holds
     mov(m, depth)
     cmp(m, outer_size, 0)
     str_sp(m)
@@ -397,11 +398,11 @@ def Softmax(m, input_beta_multiplier, input_beta_left_shift, diff_min, input_dat
                         remainder = ubfx(m, e, 0, 12)
                         threshold = mov(m, 2047)
                         q = asr(m, e, 12)
-                        it(m)
+                        it(m, e >= 0)                    # the MOV fails unless e < 0
                         if e < 0:
                             threshold = mov(m, 2048)
                         cmp(m, remainder, threshold)
-                        it(m)
+                        it(m, remainder <= threshold)    # the ADD fails unless it rounds up
                         if remainder > threshold:
                             q = add(m, q, 1)
                         sum_of_exps = add(m, sum_of_exps, q)
@@ -475,7 +476,7 @@ def Softmax(m, input_beta_multiplier, input_beta_left_shift, diff_min, input_dat
                             unsat = asr(m, prod, exponent)
                             ldr_sp(m)
                             cmp(m, mask, half)
-                            it(m)
+                            it(m, (mask & prod) <= half)
                             if (mask & prod) > half:
                                 unsat = add(m, unsat, 1)
                             shifted_output = sub(m, unsat, 128)
@@ -495,7 +496,7 @@ def Softmax(m, input_beta_multiplier, input_beta_left_shift, diff_min, input_dat
                             ldr_sp(m)
                             unsat = asr(m, prod, exponent)
                             cmp(m, remainder, threshold)
-                            it(m)
+                            it(m, remainder <= threshold)    # the ADD fails unless it rounds up
                             if remainder > threshold:
                                 unsat = add(m, unsat, 1)
                             shifted_output = sub(m, unsat, 128)          # + numeric_limits<int8>::min()
