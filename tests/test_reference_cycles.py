@@ -7,16 +7,20 @@ order the ports issue their ops, so this checks that the ports' hot loops keep g
 order of loads and ALU/multiply ops.  Parametrised over ../shared/reference/*.json: a new
 file there is a new test.
 
-Charged in `cycles_trm` but not (yet) in armsim's runs: one cycle per IT-block instruction
-whose condition failed (armsim/cores.py prices them as `condition_failed`, but the ports do
-not issue them yet), and no pipelining when a load's base register is the previous load's
-destination (not modelled).  Those, with the per-mnemonic counts' own small differences,
-keep two cases outside 10%:
+Failed IT-block instructions are charged one cycle each, as in `cycles_trm` (the ports pass
+how many fail at each IT, `it(m, failed)`; tests/test_failed_it.py checks those counts).
+Not modelled: no pipelining when a load's base register is the previous load's destination.
+Those, with the per-mnemonic counts' own small differences, keep one case outside 10%:
 
-* add_1000: the measured code charges 5,265 (dsp) / 7,118 (scalar) failed-IT cycles (5-7%),
-  its instruction mix costs 5-8% more than the port's, and the scalar element loop's 19
-  stack reloads pipeline with each other more often in armsim than in gcc's schedule;
-* maxpool2x2_s2_8x8x16: 856 / 913 failed-IT cycles (7%) plus 4-5% in the counts.
+* add_1000 scalar (-10.3%): gcc's M3 build compiles the three requantizations'
+  `threshold++` as ITE MI blocks (one arm always fails: 7,118 failed slots measured, 5,556
+  in the port), its instruction mix costs more than the port's, and the scalar element
+  loop's 19 stack reloads pipeline with each other more often in armsim than in gcc's
+  schedule.
+
+softmax_1x10 sits near the bound (+9.4 / +9.8%): the port issues 496 IT blocks where gcc
+has 163 (MUL_SAT's sign select is one ITETE block in gcc, an ITT per call in the port), and
+their failed slots are now charged as well.
 """
 import json
 
@@ -30,9 +34,8 @@ from conftest import REFERENCE
 BUILD = {"simd": "dsp_O2", "scalar": "scalar_O2"}
 CASES = sorted(REFERENCE.glob("*.json"))
 TOLERANCE = 0.10
-#: wider bounds for the cases named in the module docstring
-WIDER = {("add_1000", "simd"): 0.16, ("add_1000", "scalar"): 0.18,
-         ("maxpool2x2_s2_8x8x16", "simd"): 0.14, ("maxpool2x2_s2_8x8x16", "scalar"): 0.14}
+#: wider bound for the case named in the module docstring
+WIDER = {("add_1000", "scalar"): 0.12}
 
 
 def test_the_directory_holds_reference_cases():
