@@ -15,11 +15,10 @@ from armsim.kernel import Tracer, run
 from kernels.harness import CaseError, run_case
 from kernels.libc import memcpy, memset
 
-from conftest import REFERENCE, VECTORS
+from conftest import MEASURED_BUILD, REFERENCE, VECTORS
 
 WRAPPER = "arm_convolve_wrapper_s8"
 SIMD_MNEMONICS = ("smlad", "sxtb16", "sxtab16", "pkhbt")
-BUILD = {"simd": "dsp_O2", "scalar": "scalar_O2"}
 
 
 def _conv_files(directory):
@@ -100,7 +99,7 @@ def test_1_x_n_argument_check():
 @pytest.mark.parametrize("file", REFERENCE_FILES, ids=lambda p: p.stem)
 def test_counts_against_measured(file, path):
     case = _load(file)
-    measured = case["measured"][BUILD[path]]
+    measured = case["measured"][MEASURED_BUILD[path]]
     result = run_case(case, path)
     counts = result.counts()
     assert abs(result.instructions - measured["instructions"]) <= 0.10 * measured["instructions"]
@@ -173,7 +172,7 @@ def test_libc_instructions_equal_measured(name, path):
     for record in tracer.records:
         if record.function in owner:
             executed[owner[record.function]] += 1
-    functions = case["measured"][BUILD[path]]["functions"]
+    functions = case["measured"][MEASURED_BUILD[path]]["functions"]
     assert executed == {"memcpy": functions["memcpy"], "memset": functions["memset"]}
 
 

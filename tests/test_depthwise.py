@@ -22,8 +22,9 @@ from kernels import oracle
 from kernels.families import depthwise_conv as family
 from kernels.harness import CaseError, run_case
 
+from conftest import MEASURED_BUILD
+
 SHARED = os.path.join(os.path.dirname(__file__), "..", "..", "shared")
-BUILD = {"simd": "dsp_O2", "scalar": "scalar_O2"}
 EXACT_MNEMONICS = ("smlad", "sxtb16", "sxtab16", "pkhbt", "push", "pop", "bl")
 
 
@@ -76,7 +77,7 @@ def test_bit_exact_through_wrapper_and_leaves(file, path):
 @pytest.mark.parametrize("file", MEASURED, ids=_id)
 def test_counts_match_the_measured_build(file, path):
     case = _load(file)
-    measured = case["measured"][BUILD[path]]
+    measured = case["measured"][MEASURED_BUILD[path]]
     r = run_case(case, path)
     assert np.array_equal(r.output, np.array(case["output_ref"], np.int8))
     assert r.kernel_path == measured["kernel_chain"]
@@ -228,7 +229,7 @@ def test_wrapper_own_instructions(file, path):
     """The wrapper's own instructions (wrapper run minus the leaf run) against the measured
     `functions` entry of arm_depthwise_conv_wrapper_s8."""
     case = _load(file)
-    measured = case["measured"][BUILD[path]]["functions"][family.WRAPPER]
+    measured = case["measured"][MEASURED_BUILD[path]]["functions"][family.WRAPPER]
     own = run_case(case, path).instructions - \
         run_case(case, path, function=case["wrapper_dispatch"]).instructions
     assert abs(own - measured) <= max(3, 0.1 * measured), (own, measured)

@@ -29,9 +29,8 @@ import pytest
 from armsim import machine
 from kernels.harness import run_case
 
-from conftest import REFERENCE
+from conftest import MEASURED_BUILD, REFERENCE
 
-BUILD = {"simd": "dsp_O2", "scalar": "scalar_O2"}
 CASES = sorted(REFERENCE.glob("*.json"))
 TOLERANCE = 0.15
 SLACK = 10
@@ -50,7 +49,7 @@ def test_the_directory_holds_reference_cases():
 @pytest.mark.parametrize("file", CASES, ids=lambda p: p.stem)
 def test_failed_it_against_measured(file, path):
     case = json.loads(file.read_text())
-    meas = case["measured"][BUILD[path]]
+    meas = case["measured"][MEASURED_BUILD[path]]
     measured = meas["instructions_incl_condition_failed_it"] - meas["instructions"]
     ours = int(run_case(case, path).m.st[machine.IT_FAILED])
     low, high = WIDER.get((file.stem, path), (1 - TOLERANCE, 1 + TOLERANCE))

@@ -14,12 +14,11 @@ from armsim.kernel import Tracer
 from kernels.harness import CaseError, run_case
 from kernels.oracle import oracle
 
-from conftest import REFERENCE, VECTORS, load_case
+from conftest import MEASURED_BUILD, REFERENCE, VECTORS, load_case
 
 FAMILIES = ("fully_connected", "avgpool", "maxpool", "softmax", "elementwise_add",
             "elementwise_mul")
 PATHS = ("simd", "scalar")
-BUILD = {"simd": "dsp_O2", "scalar": "scalar_O2"}
 EXACT_MNEMONICS = ("smlad", "sxtb16", "sxtab16", "pkhbt")
 TOLERANCE = 0.10
 
@@ -117,7 +116,7 @@ def test_wrong_entry_points_are_errors():
 @pytest.mark.parametrize("case_file", REFERENCE_FILES, ids=lambda p: p.stem)
 def test_counts_match_the_measured_build(case_file, path):
     case = load_case(case_file)
-    measured = case["measured"][BUILD[path]]
+    measured = case["measured"][MEASURED_BUILD[path]]
     result = run_case(case, path)
     np.testing.assert_array_equal(result.output, _expected(case))
     assert result.kernel_path == measured["kernel_chain"]
@@ -140,7 +139,7 @@ def test_memcpy_calls_of_max_pool_are_counted():
     case = load_case(REFERENCE / "maxpool2x2_s2_8x8x16.json")
     for path in PATHS:
         counts = run_case(case, path).counts()
-        assert counts["bl"] == case["measured"][BUILD[path]]["calls"]["arm_max_pool_s8->memcpy"]
+        assert counts["bl"] == case["measured"][MEASURED_BUILD[path]]["calls"]["arm_max_pool_s8->memcpy"]
 
 
 def test_fc_column_loop_is_unrolled_by_gcc_only():
