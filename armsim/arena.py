@@ -20,7 +20,7 @@ where a size depends on the TFLM build it is calibrated against the measured
 """
 from dataclasses import dataclass, field
 
-from kernels import harness
+from armsim.kernels import harness
 
 ALIGN = 16                       # MicroArenaBufferAlignment()
 

@@ -1,9 +1,9 @@
 """`armsim explain`: what one instruction does, lane by lane, with a worked example.
 
-For every instruction in `armsim.isa` this module holds the manual-style Operation text
+For every instruction in `armsim.cpu.isa` this module holds the manual-style Operation text
 (after ARM DDI 0403E, A7.7) and how its operands are laid out (its *kind*: byte lanes,
 halfword lanes, a rotated byte extract, ...).  The semantics are not restated here: the
-worked example's result is what `armsim.isa` computes; the diagram only shows where each
+worked example's result is what `armsim.cpu.isa` computes; the diagram only shows where each
 lane comes from and goes to, using the operand values.
 
 `explain(name, a=None, b=None, acc=None, rot=None, shift=None, sat=None, ge=None,
@@ -11,8 +11,8 @@ carry=None, lsb=None, width=None)` returns the text; `instructions()` lists the 
 """
 import inspect
 
-from . import isa
-from .instructions import CLASS_OF
+from .cpu import isa
+from .cpu.instructions import CLASS_OF
 
 
 class ExplainError(ValueError):
@@ -259,7 +259,7 @@ def _isa_functions():
 
 
 def instructions():
-    """Every instruction `armsim.isa` implements, in its source order."""
+    """Every instruction `armsim.cpu.isa` implements, in its source order."""
     return list(_isa_functions())
 
 
@@ -276,7 +276,7 @@ def lookup(name):
         raise ExplainError(f"unknown instruction {name!r}{hint}; `armsim explain --list` "
                            f"shows the {len(fns)} instructions armsim implements")
     if key not in _S:
-        raise ExplainError(f"{key} is implemented in armsim.isa but has no explanation yet")
+        raise ExplainError(f"{key} is implemented in armsim.cpu.isa but has no explanation yet")
     return key, fns[key]
 
 
@@ -568,7 +568,7 @@ def operands(name):
 
 def worked_example(name, a=None, b=None, acc=None, rot=None, shift=None, sat=None, ge=None,
                    carry=None, lsb=None, width=None):
-    """Compute the example with armsim.isa: returns (operands by parameter, immediates,
+    """Compute the example with armsim.cpu.isa: returns (operands by parameter, immediates,
     result value(s), q flag or None, ge bits or None)."""
     key, fn = lookup(name)
     syntax, kind, _, example = _S[key]
@@ -639,7 +639,7 @@ def explain(name, a=None, b=None, acc=None, rot=None, shift=None, sat=None, ge=N
     syntax, kind, operation, _ = _S[key]
     params, regs, accs, imms = operands(key)
     mn = _mnemonic(key)
-    lines = [f"{syntax}", f"  class: {CLASS_OF[mn]}   (armsim.isa.{key})", "",
+    lines = [f"{syntax}", f"  class: {CLASS_OF[mn]}   (armsim.cpu.isa.{key})", "",
              "Operation", *("  " + ln for ln in operation.splitlines()), ""]
     ops_in = [vals[p] for p in params if p not in imms]
     if kind == "long" and "rdlo" in params:
@@ -654,7 +654,7 @@ def explain(name, a=None, b=None, acc=None, rot=None, shift=None, sat=None, ge=N
     imm_text = "  ".join(f"{p}={v}" for p, v in immvals.items())
     lines.append("Lanes" + (f"   ({imm_text})" if imm_text else ""))
     lines += ["  " + ln for ln in diagram]
-    lines += ["", "Result (computed by armsim.isa)"]
+    lines += ["", "Result (computed by armsim.cpu.isa)"]
     if kind == "long" or (kind == "dual" and key == "SMLALD"):
         lo, hi = out
         lines.append("  " + reg_line("RdLo", lo))

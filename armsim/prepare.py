@@ -1,8 +1,8 @@
 """Derive every kernel parameter from a validated `Model` as TFLite Micro's Prepare does.
 
 Each operator becomes a `Step`: the case dict (the CMSIS-NN vectors' JSON schema, see
-../shared/cmsis_nn_vectors/README.md) that `kernels.harness.run_case` runs on any path, or,
-for ops without a CMSIS-NN port, the case a `kernels.tflm.<op>` reference port runs.
+../shared/cmsis_nn_vectors/README.md) that `armsim.kernels.harness.run_case` runs on any path, or,
+for ops without a CMSIS-NN port, the case a `armsim.kernels.tflm.<op>` reference port runs.
 Activation arrays (`input`, `input2`) are filled in at run time by `armsim.profile`.
 
 Sources (tflite-micro 90b983c): conv_common.cc / depthwise_conv_common.cc
@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from kernels.tflm.quantization_util import (QuantizationError, quantize_multiplier,
+from armsim.kernels.tflm.quantization_util import (QuantizationError, quantize_multiplier,
                                             quantize_multiplier_greater_than_one,
                                             quantize_multiplier_smaller_than_one_exp,
                                             tflite_round)

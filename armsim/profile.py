@@ -1,11 +1,11 @@
 """Run a model op by op on one path and collect what each op executed.
 
 For every `prepare.Step`: the CMSIS-NN family (`simd`/`scalar`) or TFLM reference port
-(`reference`) runs through `kernels.harness.run_case` on a fresh machine, followed on the
-same machine by TFLM's Eval glue (`kernels.tflm.eval_glue`); ops without a CMSIS-NN port
-run their TFLM reference port (`kernels.tflm.<op>`) on every path and are marked
+(`reference`) runs through `armsim.kernels.harness.run_case` on a fresh machine, followed on the
+same machine by TFLM's Eval glue (`armsim.kernels.tflm.eval_glue`); ops without a CMSIS-NN port
+run their TFLM reference port (`armsim.kernels.tflm.<op>`) on every path and are marked
 ``reference``.  Float QUANTIZE/DEQUANTIZE (FPU code armsim does not model) are computed
-on the host and marked ``simulated: false``.  Counts, cycles (`armsim.cores`) and outputs
+on the host and marked ``simulated: false``.  Counts, cycles (`armsim.cpu.cores`) and outputs
 come from executing the kernels.
 """
 import importlib
@@ -14,11 +14,11 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from armsim import cores, machine
+from armsim.cpu import cores, machine
 from armsim import model as model_mod
 from armsim import prepare as prepare_mod
-from kernels import harness
-from kernels.tflm import eval_glue
+from armsim.kernels import harness
+from armsim.kernels.tflm import eval_glue
 
 # the CMSIS-NN entry point TFLM's cmsis_nn/*.cc Eval calls for each family
 TFLM_ENTRY = {"conv": "arm_convolve_wrapper_s8", "depthwise_conv": "arm_depthwise_conv_wrapper_s8",
@@ -133,9 +133,9 @@ def check_inputs(model, inputs, source="input"):
 
 
 def _reference_only(step, values, path, toolchain, tracer=None):
-    """Run a kernels.tflm.<op> port on a fresh machine; returns (machine, regions, chain,
+    """Run a armsim.kernels.tflm.<op> port on a fresh machine; returns (machine, regions, chain,
     output array)."""
-    module = importlib.import_module(f"kernels.tflm.{step.family}")
+    module = importlib.import_module(f"armsim.kernels.tflm.{step.family}")
     mem = machine.Memory()
     mem.region("sram", machine.SRAM_BASE, 0).region("flash", machine.FLASH_BASE, 0)
     addr = {}
@@ -161,7 +161,7 @@ def run_step(step, values, path, toolchain, tracer=None):
     """Execute one step; returns (machine or None, region names, kernel chain, output)."""
     if step.host:
         x = values[step.inputs["input"]]
-        mod = importlib.import_module(f"kernels.tflm.{step.family}")
+        mod = importlib.import_module(f"armsim.kernels.tflm.{step.family}")
         fn = mod.host_quantize if step.family == "quantize" else mod.host_dequantize
         return None, [], [f"host {step.family} (float, not simulated)"], fn(step.case, x)
     if step.reference_only:

@@ -17,7 +17,7 @@ import html
 import json
 import math
 
-from .instructions import CLASS_OF, CLASSES
+from .cpu.instructions import CLASS_OF, CLASSES
 
 PATH_ORDER = ("simd", "scalar", "reference")
 PATH_COLOURS = {"simd": "#1b7f5f", "scalar": "#d9822b", "reference": "#6b6bb3"}

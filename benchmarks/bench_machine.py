@@ -5,7 +5,7 @@
 Prints simulated instructions per second for
   * the fast counted run (the @kernel compiled by numba, warm), with its exact
     per-mnemonic counts checked against the loop structure,
-  * the traced run (armsim.kernel.Tracer: every instruction recorded with operands),
+  * the traced run (armsim.cpu.kernel.Tracer: every instruction recorded with operands),
   * numba's first compile (a fresh process with an empty NUMBA_CACHE_DIR) and the start
     of a second process on that warm cache.
 No thresholds: figures only (issue 2 asks for >= 300 M instructions/s counted).
@@ -25,8 +25,8 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from armsim import machine  # noqa: E402
-from armsim.kernel import Tracer, kernel, run  # noqa: E402
-from armsim.ops import bcc, ldr, mov, smlad, str_, sub, sxtb16  # noqa: E402
+from armsim.cpu.kernel import Tracer, kernel, run  # noqa: E402
+from armsim.cpu.ops import bcc, ldr, mov, smlad, str_, sub, sxtb16  # noqa: E402
 
 
 @kernel

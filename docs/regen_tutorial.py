@@ -28,7 +28,7 @@ WIDTH = "100"
 def run_command(command):
     """Run one `armsim ...` command line; returns its output (stdout and stderr)."""
     from click.testing import CliRunner
-    from cli.main import main
+    from armsim.cli.main import main
     argv = shlex.split(command)
     if argv[0] != "armsim":
         raise ValueError(f"tutorial commands start with armsim: {command!r}")

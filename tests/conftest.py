@@ -1,6 +1,10 @@
-"""Shared test fixtures: where ../shared lives (beside the repository, in CI too)."""
+"""Shared test fixtures: where ../shared lives (beside the repository, in CI too), and which
+of its cases the code supports."""
+import functools
 import json
 from pathlib import Path
+
+from armsim.kernels.harness import FAMILIES
 
 REPO = Path(__file__).resolve().parents[1]
 SHARED = REPO.parent / "shared"
@@ -11,5 +15,21 @@ MODELS = SHARED / "models"
 MEASURED_BUILD = {"simd": "dsp_O2", "scalar": "scalar_O2"}
 
 
+@functools.lru_cache(maxsize=None)
+def _family(path):
+    return json.loads(Path(path).read_text())["family"]
+
+
 def load_case(path):
     return json.loads(Path(path).read_text())
+
+
+def shared_cases(directory, family=None):
+    """The case files in `directory` of the families armsim ports (all of them if `family`
+    is None, else that one).  tests/test_shared_coverage.py names the families left out."""
+    return [p for p in sorted(Path(directory).glob("*.json"))
+            if _family(p) in FAMILIES and (family is None or _family(p) == family)]
+
+
+def all_families(directory):
+    return {_family(p) for p in Path(directory).glob("*.json")}

@@ -8,7 +8,7 @@ import json
 import pytest
 from click.testing import CliRunner
 
-from cli.main import main
+from armsim.cli.main import main
 
 from conftest import REFERENCE
 

@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
-from cli.main import main
+from armsim.cli.main import main
 from model_helpers import shared_model, tiny_graph, tiny_model_bytes
 
 

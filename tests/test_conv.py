@@ -10,10 +10,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from armsim import machine
-from armsim.kernel import Tracer, run
-from kernels.harness import CaseError, run_case
-from kernels.libc import memcpy, memset
+from armsim.cpu import machine
+from armsim.cpu.kernel import Tracer, run
+from armsim.kernels.harness import CaseError, run_case
+from armsim.kernels.libc import memcpy, memset
 
 from conftest import MEASURED_BUILD, REFERENCE, VECTORS
 
@@ -80,7 +80,7 @@ def test_armclang_buffered_1x1_fast_path(file):
 
 
 def test_buffer_sizes():
-    from kernels.families.conv import buffer_size
+    from armsim.kernels.families.conv import buffer_size
     case = _load(REFERENCE / "conv3x3_16x16x3_o8_s1_p1.json")  # rhs_cols 27 -> aligned 28
     assert buffer_size(case, True, False) == 2 * 28 * 2
     fast = _load(REFERENCE / "conv1x1_8x8x16_o32.json")

@@ -10,8 +10,8 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
-from armsim import cores, machine, ops
-from armsim.instructions import CLASS_INDEX, MNEMONIC_INDEX, N_CLASSES, N_MNEMONICS
+from armsim.cpu import cores, machine, ops
+from armsim.cpu.instructions import CLASS_INDEX, MNEMONIC_INDEX, N_CLASSES, N_MNEMONICS
 
 from conftest import REFERENCE
 
@@ -29,7 +29,7 @@ SRAM, FLASH = machine.SRAM_BASE, machine.FLASH_BASE
 
 def run(sequence):
     """Execute `sequence` (names: 'ldr', 'ldr_flash', 'add', 'str', 'smlad', ...) on a
-    fresh machine through armsim.ops; returns the machine."""
+    fresh machine through armsim.cpu.ops; returns the machine."""
     m = fresh()
     for step in sequence:
         if step == "ldr":
@@ -74,7 +74,7 @@ def cyc(sequence, core, **kw):
 
 
 def test_every_core_has_a_full_table():
-    from armsim.instructions import CLASSES
+    from armsim.cpu.instructions import CLASSES
     for core in cores.CORES.values():
         assert set(core.class_cycles) == set(CLASSES), core.name
         assert core.source

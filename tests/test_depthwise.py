@@ -16,13 +16,13 @@ import pytest
 from hypothesis import given, seed, settings
 from hypothesis import strategies as st
 
-from armsim import machine
-from armsim.kernel import Tracer
-from kernels import oracle
-from kernels.families import depthwise_conv as family
-from kernels.harness import CaseError, run_case
+from armsim.cpu import machine
+from armsim.cpu.kernel import Tracer
+from armsim.kernels import oracle
+from armsim.kernels.families import depthwise_conv as family
+from armsim.kernels.harness import CaseError, run_case
 
-from conftest import MEASURED_BUILD
+from conftest import MEASURED_BUILD, REFERENCE, shared_cases
 
 SHARED = os.path.join(os.path.dirname(__file__), "..", "..", "shared")
 EXACT_MNEMONICS = ("smlad", "sxtb16", "sxtab16", "pkhbt", "push", "pop", "bl")
@@ -200,15 +200,15 @@ def _q7_block(case):
     return f["h"] * f["w"] * f["c"]
 
 
-Q7_MEASURED = [(p, b) for p in sorted(glob.glob(os.path.join(SHARED, "reference", "*.json")))
+Q7_MEASURED = [(str(p), b) for p in shared_cases(REFERENCE)
                for b in ("dsp_O2", "scalar_O2")
                if "arm_q7_to_q15_with_offset" in _load(p)["measured"][b]["functions"]]
 
 
 @pytest.mark.parametrize("file,build", Q7_MEASURED, ids=lambda x: _id(x) if x.endswith(".json") else x)
 def test_q7_to_q15_with_offset_matches_measured_function(file, build):
-    from armsim.kernel import run
-    from kernels.cmsis_nn.arm_q7_to_q15_with_offset import arm_q7_to_q15_with_offset
+    from armsim.cpu.kernel import run
+    from armsim.kernels.cmsis_nn.arm_q7_to_q15_with_offset import arm_q7_to_q15_with_offset
     case, measured = _load(file), _load(file)["measured"][build]
     calls = sum(n for edge, n in measured["calls"].items()
                 if edge.endswith("->arm_q7_to_q15_with_offset"))

@@ -1,12 +1,13 @@
 """`armsim explain`: every isa instruction is explained; the lane diagram names the right
-source bits; the worked example is what armsim.isa computes, for default and user operands."""
+source bits; the worked example is what armsim.cpu.isa computes, for default and user operands."""
 import re
 
 import pytest
 from click.testing import CliRunner
 
-from armsim import explain, isa
-from cli.main import main
+from armsim.cpu import isa
+from armsim import explain
+from armsim.cli.main import main
 
 
 def run(*args):
@@ -16,7 +17,7 @@ def run(*args):
 
 def result_word(text):
     """The Rd value printed under 'Result'."""
-    m = re.search(r"Result \(computed by armsim.isa\)\n  Rd\s+0x([0-9A-F]{8})", text)
+    m = re.search(r"Result \(computed by armsim.cpu.isa\)\n  Rd\s+0x([0-9A-F]{8})", text)
     return int(m.group(1), 16)
 
 
@@ -28,7 +29,7 @@ def test_every_isa_instruction_is_explained():
     for name in names:
         assert re.search(rf"\b{name}\b", listing)
         text = explain.explain(name)
-        assert "Operation" in text and "Lanes" in text and "Result (computed by armsim.isa)" in text
+        assert "Operation" in text and "Lanes" in text and "Result (computed by armsim.cpu.isa)" in text
 
 
 @pytest.mark.parametrize("name", explain.instructions())

@@ -26,12 +26,12 @@ import json
 
 import pytest
 
-from armsim import machine
-from kernels.harness import run_case
+from armsim.cpu import machine
+from armsim.kernels.harness import run_case
 
-from conftest import MEASURED_BUILD, REFERENCE
+from conftest import MEASURED_BUILD, REFERENCE, shared_cases
 
-CASES = sorted(REFERENCE.glob("*.json"))
+CASES = shared_cases(REFERENCE)
 TOLERANCE = 0.15
 SLACK = 10
 #: (low, high) ratio armsim / measured for the cases named in the module docstring

@@ -9,10 +9,10 @@ import pytest
 from hypothesis import HealthCheck, given, seed, settings
 from hypothesis import strategies as st
 
-from armsim import machine
-from armsim.kernel import Tracer
-from kernels.harness import CaseError, run_case
-from kernels.oracle import oracle
+from armsim.cpu import machine
+from armsim.cpu.kernel import Tracer
+from armsim.kernels.harness import CaseError, run_case
+from armsim.kernels.oracle import oracle
 
 from conftest import MEASURED_BUILD, REFERENCE, VECTORS, load_case
 
@@ -129,7 +129,7 @@ def test_counts_match_the_measured_build(case_file, path):
         assert counts.get(mnemonic, 0) == hist.get(mnemonic, 0), mnemonic
     if path == "scalar":                          # the M3 build has no DSP instruction at all
         dsp_classes = {"dspmac", "simd"}
-        from armsim.instructions import CLASS_OF
+        from armsim.cpu.instructions import CLASS_OF
         assert not [mn for mn in counts if CLASS_OF[mn] in dsp_classes]
 
 

@@ -1,18 +1,18 @@
-"""armsim.isa against the real instructions executed by unicorn's Cortex-M4.
+"""armsim.cpu.isa against the real instructions executed by unicorn's Cortex-M4.
 
 Every instruction of issue 2 runs, as Thumb-2 code, on edge operands and on 1000 seeded
 random operand sets; destination registers and the APSR (Q, GE, and NZCV, which none of
-these forms may touch) must equal what the armsim.isa function predicts.  The same cases
-then run through the counted ops of armsim.ops (flags in m.st, one count per op).
+these forms may touch) must equal what the armsim.cpu.isa function predicts.  The same cases
+then run through the counted ops of armsim.cpu.ops (flags in m.st, one count per op).
 Register convention of every case: Rd = r4 (RdHi = r5), operands r0, r1, r2 (and r3).
 One known unicorn (QEMU 5) deviation, SMLAD/SMLADX's Q, is modelled explicitly below.
 """
 import numpy as np
 import pytest
 
-from armsim import isa, ops
-from armsim.instructions import CLASS_OF, LOAD_CLASSES, MNEMONIC_INDEX, STORE_CLASSES
-from armsim.machine import GE_FLAGS, Q_FLAG, Memory, build
+from armsim.cpu import isa, ops
+from armsim.cpu.instructions import CLASS_OF, LOAD_CLASSES, MNEMONIC_INDEX, STORE_CLASSES
+from armsim.cpu.machine import GE_FLAGS, Q_FLAG, Memory, build
 
 import thumb
 from thumb import APSR_GE_SHIFT, APSR_Q, asm, extend, pkh, t32
@@ -77,7 +77,7 @@ def random_inputs(seed):
     return np.concatenate([words, apsr[:, None]], axis=1).astype(np.uint32)
 
 
-# --- models: an armsim.isa function applied to the case's registers ------------------------
+# --- models: an armsim.cpu.isa function applied to the case's registers ------------------------
 # Registers are named by index into (r0, r1, r2, r3, r4, r5).
 
 def rd(sem, *srcs):
@@ -133,7 +133,7 @@ def qemu5_products_overflow(r0, r1, exchange):
     Its QEMU 5 core checks for overflow twice, after adding the two products and again
     after adding Ra, so when the products sum to 2**31 (every half 0x8000) and Ra brings
     the total back into range it still sets Q.  The manual's Operation checks the final
-    sum once, as armsim.isa does; QEMU fixed this later in commit 5288145d7163 ("target/
+    sum once, as armsim.cpu.isa does; QEMU fixed this later in commit 5288145d7163 ("target/
     arm: Fix SMLAD incorrect setting of Q bit").  See test_smlad_q_follows_the_manual."""
     m = isa.ror32(r1, 16) if exchange else r1
     return isa.s16(r0) * isa.s16(m) + isa.top16(r0) * isa.top16(m) > 0x7FFFFFFF
@@ -180,7 +180,7 @@ def udiv_t1(rd_, rn, rm):
 
 def _cases(S):
     """(id, machine code, model) for every instruction form under test; S(NAME) is the
-    semantics of the instruction NAME (an armsim.isa function, or the counted op)."""
+    semantics of the instruction NAME (an armsim.cpu.isa function, or the counted op)."""
     c = []
 
     def add(name, code, model):
@@ -279,7 +279,7 @@ def _cases(S):
 
 
 def isa_sem(name):
-    """The pure semantics of instruction `name`: always the armsim.isa function."""
+    """The pure semantics of instruction `name`: always the armsim.cpu.isa function."""
     return getattr(isa, name)
 
 
@@ -394,7 +394,7 @@ def test_compiled_ops_match_unicorn(cpu, edges, name, code, model):
 
 def test_every_computing_op_is_verified():
     """Every op that computes a register value runs in OP_CASES, so an op added to
-    armsim.ops without a unicorn case fails here.  Left out: loads/stores/stack (see
+    armsim.cpu.ops without a unicorn case fails here.  Left out: loads/stores/stack (see
     test_memory_ops.py), branches, and CMP/CMN/TST/TEQ/IT/NOP, which only take an issue slot."""
     skipped_classes = set(LOAD_CLASSES + STORE_CLASSES + ("br", "it"))
     computing = {name for name, op in ops.OPS.items()

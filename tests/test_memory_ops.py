@@ -1,4 +1,4 @@
-"""Loads and stores of armsim.ops on a machine with named regions.
+"""Loads and stores of armsim.cpu.ops on a machine with named regions.
 
 Little-endian values against numpy views of the same bytes, sign extension, per-region
 traffic counters, the simulated HardFault outside every region, agreement with unicorn
@@ -9,8 +9,8 @@ traced run uses (`traced`).
 import numpy as np
 import pytest
 
-from armsim import machine, ops
-from armsim.machine import (FLASH_BASE, GE_FLAGS, Q_FLAG, SRAM_BASE, MemoryFault, build,
+from armsim.cpu import machine, ops
+from armsim.cpu.machine import (FLASH_BASE, GE_FLAGS, Q_FLAG, SRAM_BASE, MemoryFault, build,
                             counts, fault_message, region_traffic)
 
 import thumb

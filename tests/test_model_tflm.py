@@ -124,7 +124,7 @@ def test_depthwise_without_bias_vs_oracle():
     """The tflite-micro interpreter crashes (segfault) on a DEPTHWISE_CONV_2D without bias,
     so that option is checked against the independent numpy oracle of the prepared case."""
     from armsim import prepare
-    from kernels import oracle
+    from armsim.kernels import oracle
     g = modelgen.Graph(seed=3)
     x = g.input((1, 6, 6, 3), scale=0.02, zero_point=-1)
     g.output(g.depthwise_conv2d(x, (3, 3), depth_multiplier=2, padding="SAME",
@@ -164,8 +164,9 @@ def test_float_quantize_is_marked_not_simulated():
 @pytest.mark.parametrize("name", ["shape_ops", "mean"])
 def test_traced_run_equals_counted_run(name):
     """The reference-only ports and the Eval glue trace exactly what they count."""
-    from armsim import machine, prepare
-    from armsim.kernel import Tracer
+    from armsim.cpu import machine
+    from armsim import prepare
+    from armsim.cpu.kernel import Tracer
     m = model.parse(_build(BUILDERS[name], 2), f"{name}.tflite")
     (x,) = profile.random_inputs(m, seed=4)
     values = {m.inputs[0]: x}

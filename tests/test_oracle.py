@@ -6,13 +6,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from kernels.oracle import oracle, requantize, rdbpot, srdhm
+from armsim.kernels.oracle import oracle, requantize, rdbpot, srdhm
 
-SHARED = Path(__file__).resolve().parents[2] / "shared"
-if not SHARED.is_dir():
-    SHARED = Path("/work/shared")
-CASES = sorted((SHARED / "cmsis_nn_vectors").glob("*.json")) + \
-    sorted((SHARED / "reference").glob("*.json"))
+from conftest import REFERENCE, SHARED, VECTORS, shared_cases
+
+CASES = shared_cases(VECTORS) + shared_cases(REFERENCE)
 
 
 def test_cases_found():

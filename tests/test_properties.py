@@ -12,9 +12,9 @@ import numpy as np
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from kernels.harness import run_case
-from kernels.oracle import oracle
-from kernels.tflm.quantization_util import quantize_multiplier_greater_than_one
+from armsim.kernels.harness import run_case
+from armsim.kernels.oracle import oracle
+from armsim.kernels.tflm.quantization_util import quantize_multiplier_greater_than_one
 
 PATHS = ("simd", "scalar", "reference")
 SETTINGS = settings(max_examples=10, deadline=None, derandomize=True, database=None,

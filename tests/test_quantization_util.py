@@ -5,7 +5,7 @@ import struct
 
 import pytest
 
-from kernels.tflm.quantization_util import (
+from armsim.kernels.tflm.quantization_util import (
     QuantizationError, integer_frexp, quantize_multiplier, quantize_multiplier_frexp,
     quantize_multiplier_greater_than_one, quantize_multiplier_integer,
     quantize_multiplier_smaller_than_one_exp, tflite_round)

@@ -1,7 +1,7 @@
 """Cortex-M4 cycles against the measured firmware's `cycles_trm`.
 
 ../shared/reference/README.md prices each measured run with the Cortex-M4 TRM table, the
-same table as `armsim.cores.CORTEX_M4`; the part a histogram does not fix is which single
+same table as `armsim.cpu.cores.CORTEX_M4`; the part a histogram does not fix is which single
 loads follow a single load (pipelined, 1 cycle instead of 2).  armsim counts that from the
 order the ports issue their ops, so this checks that the ports' hot loops keep gcc -O2's
 order of loads and ALU/multiply ops.  Parametrised over ../shared/reference/*.json: a new
@@ -26,12 +26,12 @@ import json
 
 import pytest
 
-from armsim import cores
-from kernels.harness import run_case
+from armsim.cpu import cores
+from armsim.kernels.harness import run_case
 
-from conftest import MEASURED_BUILD, REFERENCE
+from conftest import MEASURED_BUILD, REFERENCE, shared_cases
 
-CASES = sorted(REFERENCE.glob("*.json"))
+CASES = shared_cases(REFERENCE)
 TOLERANCE = 0.10
 #: wider bound for the case named in the module docstring
 WIDER = {("add_1000", "scalar"): 0.12}

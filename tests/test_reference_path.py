@@ -7,15 +7,13 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from armsim.kernel import Tracer
-from kernels.harness import run_case
-from kernels.oracle import oracle
+from armsim.cpu.kernel import Tracer
+from armsim.kernels.harness import run_case
+from armsim.kernels.oracle import oracle
 
-SHARED = Path(__file__).resolve().parents[2] / "shared"
-if not SHARED.is_dir():
-    SHARED = Path("/work/shared")
-CASES = sorted((SHARED / "cmsis_nn_vectors").glob("*.json")) + \
-    sorted((SHARED / "reference").glob("*.json"))
+from conftest import REFERENCE, SHARED, VECTORS, shared_cases
+
+CASES = shared_cases(VECTORS) + shared_cases(REFERENCE)
 
 
 def _load(path):

@@ -10,7 +10,7 @@ import pytest
 from click.testing import CliRunner
 
 from armsim import report
-from armsim.instructions import CLASS_OF
+from armsim.cpu.instructions import CLASS_OF
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 
@@ -210,7 +210,7 @@ def test_no_profiles_is_an_error():
 
 def test_real_profile_of_the_example_model(tmp_path):
     """`armsim compare --html` on the example model (armsim.profile + cli/cmd_model.py)."""
-    from cli.main import main
+    from armsim.cli.main import main
     html_path, json_path = tmp_path / "compare.html", tmp_path / "compare.json"
     result = CliRunner().invoke(main, ["compare", "--html", str(html_path), "--json",
                                        str(json_path)])

@@ -8,9 +8,9 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
-from armsim import machine
-from cli import cmd_teach
-from cli.main import main
+from armsim.cpu import machine
+from armsim.cli import cmd_teach
+from armsim.cli.main import main
 
 SHARED = Path(__file__).resolve().parents[2] / "shared"
 
@@ -180,7 +180,7 @@ def test_trace_a_conv_case():
 def test_trace_an_op_of_the_example_model(path):
     """An op of a .tflite model: the ops before it run counted, the op itself traced."""
     from armsim import profile
-    from cli.cmd_model import load_model
+    from armsim.cli.cmd_model import load_model
     model, step, chain, records, m, out, fast = cmd_teach.trace_model_op(None, 5, path)
     assert step.op == "FULLY_CONNECTED"
     assert cmd_teach.traced_counts(records) == fast[path]

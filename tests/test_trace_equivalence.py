@@ -1,4 +1,4 @@
-"""One kernel source, two runs: the traced run (armsim.kernel.Tracer, plain Python with
+"""One kernel source, two runs: the traced run (armsim.cpu.kernel.Tracer, plain Python with
 recording ops) must execute exactly what the counted run (numba) counts.
 
 For each run pair: identical outputs, identical memory, the identical state vector
@@ -18,13 +18,13 @@ import os
 import numpy as np
 import pytest
 
-from armsim import machine
-from armsim.kernel import Tracer, kernel, run
-from armsim.ops import (add, bcc, bl, cmp, it, ldr, ldrsb, mov, pop_pc, push, sadd8, sel,
+from armsim.cpu import machine
+from armsim.cpu.kernel import Tracer, kernel, run
+from armsim.cpu.ops import (add, bcc, bl, cmp, it, ldr, ldrsb, mov, pop_pc, push, sadd8, sel,
                         smlad, ssat, str_, strb, sub, sxtb16)
-from kernels import harness
+from armsim.kernels import harness
 
-from conftest import VECTORS, load_case
+from conftest import VECTORS, load_case, shared_cases
 
 TRACE_CAP = int(os.environ.get("ARMSIM_TRACE_CAP", 1_200_000))
 
@@ -114,7 +114,7 @@ def test_a_different_run_is_detected():
 
 # --- every vector case -----------------------------------------------------------------
 
-CASES = sorted(VECTORS.glob("*.json"))
+CASES = shared_cases(VECTORS)
 
 
 def _reduced(case):

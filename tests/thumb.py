@@ -14,7 +14,7 @@ instruction, and stores r4, r5 and APSR back::
           BNE.W   loop
 
 so thousands of operand sets cost one `emu_start` (unicorn translates the loop once).
-`compare` runs the same operand sets through a Python model built on `armsim.isa` and
+`compare` runs the same operand sets through a Python model built on `armsim.cpu.isa` and
 returns the mismatching rows, which the tests print.
 """
 from collections import namedtuple

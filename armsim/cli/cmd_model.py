@@ -1,0 +1,346 @@
+"""Whole-model commands: `armsim profile`, `compare`, `run`, `arena`.
+
+MODEL is a .tflite file, or the name of a model directory under the shared models folder
+(`$ARMSIM_MODELS`, else ../shared/models next to the repository), e.g. `armsim compare vww`.
+Without MODEL, `profile` uses the small example model the project builds itself
+(`armsim.modelgen.example_model`).  Every problem is one line naming the file and the op
+or tensor, with a non-zero exit; outputs are written atomically (nothing is left behind
+on failure).  The --json schema is documented in docs/json_schema.md.
+"""
+import json
+import os
+import tempfile
+import time
+from pathlib import Path
+
+import click
+import numpy as np
+
+from armsim import arena as arena_mod
+from armsim.cpu import cores, machine
+from armsim import model as model_mod
+from armsim import prepare as prepare_mod
+from armsim import profile as profile_mod
+from armsim.kernels import harness
+
+CORES = tuple(cores.CORES)
+PATHS = harness.PATHS
+EXAMPLE_NAME = "example"
+
+
+def _fail(message):
+    raise click.ClickException(message)
+
+
+def _models_dir():
+    env = os.environ.get("ARMSIM_MODELS")
+    if env:
+        return Path(env)
+    return Path(__file__).resolve().parents[2] / "shared" / "models"
+
+
+def load_model(model_arg):
+    """(Model, prepared steps) for MODEL (path, shared model name, or None = example)."""
+    try:
+        if model_arg is None:
+            from armsim import modelgen
+            m = model_mod.parse(modelgen.example_model(seed=0), f"{EXAMPLE_NAME}.tflite")
+        else:
+            path = Path(model_arg)
+            if not path.exists() and os.sep not in model_arg and not model_arg.endswith(".tflite"):
+                shared = _models_dir() / model_arg / "model.tflite"
+                if shared.exists():
+                    path = shared
+            m = model_mod.load(str(path))
+        steps = prepare_mod.prepare(m)
+    except model_mod.ModelError as e:
+        _fail(str(e))
+    return m, steps
+
+
+def _write_atomic(path, write):
+    """Write through a temporary file in the target directory, then rename."""
+    target = Path(path)
+    directory = target.parent if str(target.parent) else Path(".")
+    if not directory.is_dir():
+        _fail(f"{path}: directory {directory} does not exist")
+    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", dir=directory)
+    try:
+        with os.fdopen(fd, "wb") as f:
+            write(f)
+        os.replace(tmp, target)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise
+
+
+def _write_json(path, obj):
+    _write_atomic(path, lambda f: f.write((json.dumps(obj, indent=1) + "\n").encode()))
+
+
+def _write_html(path, report):
+    try:
+        from armsim import report as report_mod
+    except ImportError:
+        _fail("--html: the HTML report writer (armsim.report) is not available")
+    target = Path(path)
+    directory = target.parent if str(target.parent) else Path(".")
+    if not directory.is_dir():
+        _fail(f"{path}: directory {directory} does not exist")
+    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".html", dir=directory)
+    os.close(fd)
+    try:
+        report_mod.write_html(report, tmp)
+        os.replace(tmp, target)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise
+
+
+def _inputs(m, input_file):
+    if input_file is None:
+        return None
+    try:
+        return profile_mod.load_input(input_file, m)
+    except profile_mod.ProfileError as e:
+        _fail(str(e))
+
+
+def _check_core(core):
+    try:
+        cores.core(core)
+    except ValueError as e:
+        _fail(str(e))
+
+
+def _profile(m, steps, path, toolchain, core, clock_mhz, flash_wait_states, inputs, label=None):
+    """Run the model on one path, with a progress bar on stderr when it is a terminal."""
+    from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn,
+                               TimeElapsedColumn)
+    console = _console(stderr=True)
+    try:
+        with Progress(TextColumn(f"[bold]{label or path}[/]"), BarColumn(),
+                      MofNCompleteColumn(), TextColumn("{task.description}"),
+                      TimeElapsedColumn(), transient=True, console=console,
+                      disable=not console.is_terminal) as bar:
+            task = bar.add_task("", total=len(steps))
+
+            def tick(step):
+                bar.update(task, advance=1, description=f"op {step.index} {step.op}")
+            return profile_mod.run(m, path, toolchain, core, clock_mhz, flash_wait_states,
+                                   inputs, steps, progress=tick)
+    except profile_mod.ProfileError as e:
+        _fail(f"{os.path.basename(m.path)}: {e}")
+    except machine.MemoryFault as e:
+        _fail(f"{os.path.basename(m.path)}: {e}")
+    except ModuleNotFoundError as e:
+        _fail(f"{os.path.basename(m.path)}: no kernel port available on the {path} path "
+              f"({e.name})")
+    except (harness.CaseError, ValueError) as e:
+        _fail(f"{os.path.basename(m.path)}: {e}")
+
+
+def _arena(m, steps, path, toolchain):
+    try:
+        return arena_mod.plan(m, steps, path, toolchain)
+    except ModuleNotFoundError as e:
+        _fail(f"{os.path.basename(m.path)}: no kernel port to size scratch buffers ({e.name})")
+
+
+def _console(stderr=False):
+    """A terminal's own width; 130 columns when piped, so the per-op table stays readable."""
+    import shutil
+
+    from rich.console import Console
+    return Console(stderr=stderr, width=max(130, shutil.get_terminal_size((130, 24)).columns))
+
+
+def _fmt(n):
+    return f"{n:,}"
+
+
+def _op_label(o):
+    return f"{o.op}{' (ref)' if o.reference and o.op not in ('',) else ''}"
+
+
+def _kernel_label(o):
+    """The kernel that did the work: the function the entry point dispatched to."""
+    from rich.markup import escape
+    parts = [p for p in o.kernel.split(" > ")
+             if "Eval" not in p and "GetTensorShape" not in p and p != "memcpy"] or ["memcpy"]
+    main = parts[1] if len(parts) > 1 and parts[0].endswith("_wrapper_s8") else parts[0]
+    tag = "host" if not o.simulated else ("ref" if o.reference else "cmsis")
+    return escape(f"{tag}: {main}")
+
+
+def _common_options(f):
+    f = click.option("--flash-wait-states", default=0, show_default=True, type=click.IntRange(0),
+                     help="wait states per flash access (weights live in flash)")(f)
+    f = click.option("--clock-mhz", default=100.0, show_default=True,
+                     type=click.FloatRange(min=0, min_open=True), help="core clock")(f)
+    f = click.option("--toolchain", type=click.Choice(harness.TOOLCHAINS), default="gcc",
+                     show_default=True)(f)
+    f = click.option("--core", default="cortex-m4", show_default=True,
+                     help=f"core cycle model ({', '.join(CORES)})")(f)
+    return f
+
+
+@click.command("profile")
+@click.argument("model", required=False)
+@_common_options
+@click.option("--path", type=click.Choice(PATHS), default="simd", show_default=True,
+              help="simd: CMSIS-NN with DSP; scalar: CMSIS-NN plain C; reference: TFLM kernels")
+@click.option("--input", "input_file", type=click.Path(dir_okay=False),
+              help=".npy input (default: seeded random)")
+@click.option("--json", "json_file", type=click.Path(dir_okay=False), help="write the profile as JSON")
+@click.option("--html", "html_file", type=click.Path(dir_okay=False), help="write an HTML report")
+def profile(model, core, toolchain, clock_mhz, flash_wait_states, path, input_file, json_file,
+            html_file):
+    """Per-op kernel path, MACs, instructions and cycles of MODEL (default: example model)."""
+    _check_core(core)
+    m, steps = load_model(model)
+    inputs = _inputs(m, input_file)
+    prof = _profile(m, steps, path, toolchain, core, clock_mhz, flash_wait_states, inputs)
+    plan = _arena(m, steps, path, toolchain)
+    _print_profile(m, prof, plan)
+    data = prof.to_json(plan.total)
+    if json_file:
+        _write_json(json_file, data)
+    if html_file:
+        _write_html(html_file, _report(m, core, toolchain, clock_mhz, {path: data}, plan))
+
+
+def _report(m, core, toolchain, clock_mhz, profiles, plan):
+    return {"model": m.name, "core": core, "toolchain": toolchain, "clock_mhz": clock_mhz,
+            "profiles": profiles, "arena": plan.to_json()}
+
+
+def _print_profile(m, prof, plan):
+    from rich.table import Table
+    total = prof.cycles or 1
+    t = Table(title=f"{m.name} on {prof.core} ({prof.path}, {prof.toolchain}, "
+                    f"{prof.clock_mhz:g} MHz, {prof.flash_wait_states} flash wait states)")
+    for col, just in (("#", "right"), ("op", "left"), ("kernel path", "left"),
+                      ("output", "left"), ("MACs", "right"), ("instructions", "right"),
+                      ("cycles", "right"), ("cycles/MAC", "right"), ("%", "right")):
+        t.add_column(col, justify=just)
+    for o in prof.ops:
+        cpm = f"{o.cycles / o.macs:.2f}" if o.macs else "-"
+        t.add_row(str(o.index), o.op, _kernel_label(o), "x".join(map(str, o.output_shape)),
+                  _fmt(o.macs), _fmt(o.instructions), _fmt(o.cycles), cpm,
+                  f"{100 * o.cycles / total:.1f}")
+    cpm = f"{prof.cycles / prof.macs:.2f}" if prof.macs else "-"
+    t.add_section()
+    t.add_row("", "total", "", "", _fmt(prof.macs), _fmt(prof.instructions), _fmt(prof.cycles),
+              cpm, "100.0")
+    con = _console()
+    con.print(t)
+    con.print(f"latency {prof.latency_ms():.3f} ms at {prof.clock_mhz:g} MHz; arena "
+              f"{_fmt(plan.total)} bytes (head {_fmt(plan.head)} + tail {_fmt(plan.tail)})")
+    if any(not o.simulated for o in prof.ops):
+        con.print("host: float QUANTIZE/DEQUANTIZE computed on the host (no FPU model), "
+                  "not counted")
+
+
+@click.command("compare")
+@click.argument("model", required=False)
+@_common_options
+@click.option("--input", "input_file", type=click.Path(dir_okay=False),
+              help=".npy input (default: seeded random)")
+@click.option("--json", "json_file", type=click.Path(dir_okay=False),
+              help="write {path: profile} as JSON")
+@click.option("--html", "html_file", type=click.Path(dir_okay=False), help="write an HTML report")
+def compare(model, core, toolchain, clock_mhz, flash_wait_states, input_file, json_file,
+            html_file):
+    """SIMD vs scalar vs reference, per op and in total, with speed-ups."""
+    _check_core(core)
+    m, steps = load_model(model)
+    inputs = _inputs(m, input_file)
+    profs = {p: _profile(m, steps, p, toolchain, core, clock_mhz, flash_wait_states, inputs)
+             for p in PATHS}
+    from rich.table import Table
+    t = Table(title=f"{m.name} on {core}: cycles per path ({toolchain}, {clock_mhz:g} MHz)")
+    for col in ("#", "op", "simd", "scalar", "reference", "simd vs scalar", "simd vs ref"):
+        t.add_column(col, justify="left" if col == "op" else "right")
+
+    def ratio(a, b):
+        return f"{b / a:.2f}x" if a else "-"
+    for k, o in enumerate(profs["simd"].ops):
+        s, c, r = (profs[p].ops[k].cycles for p in PATHS)
+        label = o.op + (" (ref)" if o.reference else "")
+        t.add_row(str(o.index), label, _fmt(s), _fmt(c), _fmt(r), ratio(s, c), ratio(s, r))
+    s, c, r = (profs[p].cycles for p in PATHS)
+    t.add_section()
+    t.add_row("", "total", _fmt(s), _fmt(c), _fmt(r), ratio(s, c), ratio(s, r))
+    con = _console()
+    con.print(t)
+    for p in PATHS:
+        con.print(f"{p:9s} {_fmt(profs[p].instructions)} instructions, "
+                  f"{profs[p].latency_ms():.3f} ms")
+    same = all(np.array_equal(a, b) for a, b in zip(profs["simd"].outputs,
+                                                     profs["reference"].outputs)) and \
+        all(np.array_equal(a, b) for a, b in zip(profs["scalar"].outputs,
+                                                  profs["reference"].outputs))
+    con.print("outputs: identical on all three paths" if same else
+              "[red]outputs differ between paths[/]")
+    plans = {p: _arena(m, steps, p, toolchain) for p in PATHS}
+    data = {p: profs[p].to_json(plans[p].total) for p in PATHS}
+    if json_file:
+        _write_json(json_file, data)
+    if html_file:
+        _write_html(html_file, _report(m, core, toolchain, clock_mhz, data, plans["simd"]))
+    if not same:
+        raise SystemExit(1)
+
+
+@click.command("run")
+@click.argument("model")
+@click.option("--input", "input_file", required=True, type=click.Path(dir_okay=False),
+              help=".npy input matching the model's input tensor")
+@click.option("--output", "output_file", required=True, type=click.Path(dir_okay=False),
+              help=".npy file for the model's output")
+@click.option("--path", type=click.Choice(PATHS), default="simd", show_default=True)
+@click.option("--toolchain", type=click.Choice(harness.TOOLCHAINS), default="gcc",
+              show_default=True)
+def run(model, input_file, output_file, path, toolchain):
+    """Run MODEL on --input and write its output to --output (.npy)."""
+    m, steps = load_model(model)
+    inputs = _inputs(m, input_file)
+    prof = _profile(m, steps, path, toolchain, "cortex-m4", 100.0, 0, inputs)
+    out = prof.outputs[0]
+    _write_atomic(output_file, lambda f: np.save(f, out, allow_pickle=False))
+    _console().print(f"{output_file}: {out.dtype} {list(out.shape)} ({path}, "
+                     f"{_fmt(prof.instructions)} instructions)")
+
+
+@click.command("arena")
+@click.argument("model", required=False)
+@click.option("--path", type=click.Choice(PATHS), default="simd", show_default=True)
+@click.option("--toolchain", type=click.Choice(harness.TOOLCHAINS), default="gcc",
+              show_default=True)
+@click.option("--json", "json_file", type=click.Path(dir_okay=False), help="write the plan as JSON")
+def arena(model, path, toolchain, json_file):
+    """The arena plan: each buffer's offset and lifetime, head + tail = arena_used_bytes."""
+    m, steps = load_model(model)
+    plan = _arena(m, steps, path, toolchain)
+    from rich.table import Table
+    t = Table(title=f"{m.name} arena ({path}): head {_fmt(plan.head)} + tail "
+                    f"{_fmt(plan.tail)} = {_fmt(plan.total)} bytes")
+    for col in ("buffer", "kind", "bytes", "offset", "first op", "last op"):
+        t.add_column(col, justify="left" if col in ("buffer", "kind") else "right")
+    from rich.markup import escape
+    for b in sorted(plan.buffers, key=lambda b: (b.offset, b.first)):
+        name = b.name if len(b.name) <= 48 else b.name[:22] + "..." + b.name[-23:]
+        label = f"t{b.tensor} {name}" if b.kind == "tensor" else name
+        t.add_row(escape(label), b.kind, _fmt(b.size), _fmt(b.offset), str(b.first),
+                  str(b.last))
+    con = _console()
+    con.print(t)
+    con.print("tail: " + ", ".join(f"{k} {_fmt(v)}" for k, v in plan.tail_parts.items()))
+    if json_file:
+        _write_json(json_file, plan.to_json())
+
+
+COMMANDS = [profile, compare, run, arena]

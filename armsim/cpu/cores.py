@@ -1,0 +1,329 @@
+"""Cycle models as data: one table per core, applied to a machine's executed counters.
+
+A core's cycles are computed from what the counted run recorded (`armsim.cpu.machine`):
+per-mnemonic counts, the class-pair matrix (previous class, class), taken branches,
+PUSH/POP register beats and per-region memory beats.  Nothing here runs code; a model
+only prices what was executed.  Choosing a core, a clock or wait states is a parameter.
+
+Terms of `breakdown` (all integers, `total` is their sum):
+
+* ``issue``          each instruction at its class figure (per-mnemonic overrides: SDIV/UDIV);
+* ``load_pipelining`` minus the cycles saved by pipelined neighbours, priced per class pair
+                     (Cortex-M4: a single load right after a single load costs 1, not 2);
+* ``multiple_beats`` one figure per register moved by PUSH/POP (`machine.STACK_BEATS`) and by
+                     LDM/STM (`machine.MULTIPLE_BEATS`) on top of the instruction's own
+                     cycle: LDM/STM/PUSH/POP cost 1 + N;
+* ``branch_refill``  pipeline refill per taken branch (calls, returns, taken conditionals);
+* ``condition_failed`` the issue slot of each IT-block instruction whose condition failed
+                     (`machine.IT_FAILED`: the kernels pass it to ``it``; not an instruction);
+* ``dual_issue``     minus the instructions issued in the same cycle as their predecessor;
+* ``wait_states``    per beat (word) loaded from or stored to a region with wait states,
+                     e.g. ``flash_wait_states`` for constant data (weights) in flash.
+
+Not modelled (as in ../shared/reference/README.md's ``cycles_trm``): register dependences
+(load-use and MAC-chain stalls, the M4 address-dependency stall), bus contention, branch-target
+alignment, unaligned accesses, interrupts.  The stack (PUSH/POP, stack slots) is assumed in
+zero-wait-state RAM.
+"""
+from dataclasses import dataclass, replace
+
+import numpy as np
+
+from . import machine
+from .instructions import CLASS_INDEX, CLASS_OF, CLASSES, MNEMONICS, N_CLASSES, N_MNEMONICS
+
+# --- the tables ---------------------------------------------------------------------------
+
+#: SDIV/UDIV on Cortex-M4: ARM DDI 0439B (Cortex-M4 TRM) table 3-1 gives 2-12 cycles with
+#: early termination on the operands; armsim takes 7, the figure the measured reference
+#: (../shared/reference/README.md, cycles_trm) fixes, since operand-dependent timing is not
+#: simulated.
+M4_DIVIDE = 7
+
+
+@dataclass(frozen=True)
+class DualIssue:
+    """Which (previous class, class) neighbours issue in one cycle.
+
+    Rule (an approximation: the counters keep class pairs, not the instruction sequence):
+    an instruction issues together with its predecessor when the pair is in `pairs` and the
+    predecessor was not itself the second of a pair.  The number of such instructions is
+    estimated by a first-order (Markov) model of the class sequence: with n[p, c] the
+    (p, c) pair counts, N[p] the count of class p and d[c] the class-c instructions issued
+    second, d[c] = sum over pairable p of n[p, c] * (1 - d[p] / N[p]), solved exactly as a
+    linear system.  It is exact for sequences whose pairing depends only on the previous
+    class (e.g. alternating load/ALU: half of all instructions; a run of N ALU operations:
+    about N/2).
+    """
+    pairs: frozenset
+    rule: str
+
+
+@dataclass(frozen=True)
+class Core:
+    """A core's cycle table; every figure carries its source in the table that builds it."""
+    name: str
+    class_cycles: dict            # class -> cycles of one instruction of that class
+    mnemonic_cycles: dict         # mnemonic -> cycles, overriding its class
+    pipelined: dict               # (previous class, class) -> cycles of `class` after `previous`
+    beat_cycles: int              # per register moved by LDM/STM/PUSH/POP, on top of the class figure
+    taken_branch_refill: int      # cycles added by each taken branch
+    failed_it_cycles: int         # per IT-block instruction whose condition failed
+    dual_issue: DualIssue = None
+    source: str = ""
+
+
+CORTEX_M4 = Core(
+    name="cortex-m4",
+    class_cycles={
+        "alu": 1,     # DDI 0439B table 3-1: ADD/SUB/logical/MOV/shift/compare/extend/REV/CLZ/bitfield: 1
+        "mul": 1,     # table 3-1: MUL/MLA/MLS 1 (MLS 2 in rev r0p0 only), SMULL/UMULL/SMLAL/UMLAL 1, SMULxy/SMLAxy/SMULWx/SMMUL/SMMLA 1
+        "dspmac": 1,  # table 3-1: SMLAD/SMLSD/SMUAD/SMUSD/SMLALD/SMLSLD (and X forms): 1
+        "simd": 1,    # table 3-1: SXTB16/SXTAB16/PKHBT/PKHTB/SADD16/QADD8/SEL ...: 1
+        "sat": 1,     # table 3-1: SSAT/USAT/QADD/QSUB/QDADD/QDSUB: 1
+        "div": M4_DIVIDE,  # table 3-1: SDIV/UDIV 2-12 (see M4_DIVIDE)
+        "ld1": 2,     # table 3-1: LDR/LDRH/LDRB/LDRSH/LDRSB: 2 (1 when pipelined, see `pipelined`)
+        "ldrd": 3,    # table 3-1: LDRD 1 + N with N = 2 words
+        "ldm": 1,     # table 3-1: LDM/POP 1 + N: the 1 here, N from `beat_cycles`
+        "st1": 1,     # table 3-1 / section 3.3.2: STR/STRH/STRB with immediate offset: 1 (register offset 2, not distinguished)
+        "strd": 3,    # table 3-1: STRD 1 + N with N = 2 words
+        "stm": 1,     # table 3-1: STM/PUSH 1 + N: the 1 here, N from `beat_cycles`
+        "br": 1,      # table 3-1: B/BL/BX/B<cc>/CBZ 1 (+ P when taken, `taken_branch_refill`)
+        "it": 1,      # table 3-1: IT 1 (folding onto the preceding 16-bit instruction not modelled, as in cycles_trm)
+    },
+    mnemonic_cycles={"sdiv": M4_DIVIDE, "udiv": M4_DIVIDE},  # table 3-1, see M4_DIVIDE
+    pipelined={
+        # DDI 0439B section 3.3.2 / table 3-1 note: neighbouring single loads pipeline their
+        # address and data phases, so a LDR right after a LDR costs 1; nothing pipelines
+        # after a store.  Same rule as ../shared/reference/README.md (cycles_trm).
+        ("ld1", "ld1"): 1,
+    },
+    beat_cycles=1,           # table 3-1: LDM/STM/PUSH/POP 1 + N, one cycle per register
+    taken_branch_refill=2,   # table 3-1: taken branch 1 + P, P = 1-3 pipeline refill; 2 as in cycles_trm (and LLVM ARMScheduleM4.td MispredictPenalty = 2)
+    failed_it_cycles=1,      # DDI 0439B section 3.3.1: a conditional instruction whose condition fails still takes its issue cycle; 1 as in cycles_trm
+    dual_issue=None,         # Cortex-M4 is single issue (LLVM ARMScheduleM4.td: IssueWidth = 1)
+    source="ARM DDI 0439B Cortex-M4 TRM table 3-1 (same table as ../shared/reference/README.md cycles_trm)",
+)
+
+# Arm publishes no instruction timing table for Cortex-M33.  LLVM schedules cortex-m33 with
+# CortexM4Model (llvm/lib/Target/ARM/ARMProcessors.td), so armsim applies the M4 table.
+CORTEX_M33 = replace(
+    CORTEX_M4, name="cortex-m33",
+    source="no Arm table; LLVM ARMProcessors.td schedules cortex-m33 with CortexM4Model, "
+           "so the Cortex-M4 TRM table 3-1 figures are used")
+
+
+def _m7_pairs():
+    """Cortex-M7 dual-issue pairs from LLVM ARMScheduleM7.td's pipes.
+
+    Resources: two ALU, two load (M7UnitLoadL/H), one store, one MAC, one branch, one SIMD
+    pipe.  Per class (LLVM WriteRes/InstRW): ALU ops [ALU]; multiplies and SMLAD-family
+    MACs [MAC]; SXTB16/SXTAB16/PKHBT/SADD16/SEL... [SIMD, ALU] with BeginGroup (only the
+    first of a pair); SSAT/USAT/QADD... [SIMD, ALU, Shift1] with BeginGroup; single loads
+    [Load]; single stores [Store]; branches [Branch]; SDIV/UDIV, LDRD/STRD and
+    LDM/STM/PUSH/POP SingleIssue (never paired).  Two neighbours pair when neither is
+    SingleIssue, the second is not BeginGroup and together they fit the pipes.  IT (not in
+    the LLVM model) is taken as an ALU op that pairs only with its predecessor -- this also
+    keeps the machine's reset predecessor (`machine.NO_CLASS`) from pairing.
+    """
+    units = {"alu": 2, "load": 2, "store": 1, "mac": 1, "branch": 1, "simd": 1, "shift1": 1}
+    uses = {"alu": ("alu",), "mul": ("mac",), "dspmac": ("mac",), "simd": ("simd", "alu"),
+            "sat": ("simd", "alu", "shift1"), "ld1": ("load",), "st1": ("store",),
+            "br": ("branch",), "it": ("alu",)}
+    single_issue = {"div", "ldrd", "strd", "ldm", "stm"}
+    begin_group = {"simd", "sat"}
+    pairs = set()
+    for p in CLASSES:
+        for c in CLASSES:
+            if p in single_issue or c in single_issue or c in begin_group or p == "it":
+                continue
+            need = {}
+            for unit in uses[p] + uses[c]:
+                need[unit] = need.get(unit, 0) + 1
+            if all(n <= units[unit] for unit, n in need.items()):
+                pairs.add((p, c))
+    return frozenset(pairs)
+
+
+CORTEX_M7 = Core(
+    name="cortex-m7",
+    class_cycles={
+        # No Arm table; LLVM ARMScheduleM7.td.  Every instruction takes one issue slot; the
+        # figures are issue cycles, result latencies (MAC 2, byte loads 2) only matter for
+        # dependent neighbours, which are not tracked.
+        "alu": 1, "mul": 1, "dspmac": 1, "simd": 1, "sat": 1,  # LLVM M7: one ALU/MAC/SIMD pipe slot
+        "div": 7,    # LLVM M7: WriteDIV Latency = 7, SingleIssue ("they stall for their latency")
+        "ld1": 1,    # LLVM M7: WriteLd on one of two load pipes, Latency = 1
+        "ldrd": 1,   # LLVM M7: t2LDRDi WriteLd + SingleIssue (64-bit data path)
+        "ldm": 1,    # LLVM M7: LDM/POP WriteLd + SingleIssue; + N beats (`beat_cycles`)
+        "st1": 1,    # LLVM M7: WriteST on the store pipe
+        "strd": 1,   # LLVM M7: t2STRDi WriteST + SingleIssue
+        "stm": 1,    # LLVM M7: STM/PUSH WriteST + SingleIssue; + N beats (`beat_cycles`)
+        "br": 1,     # LLVM M7: WriteBr on the branch pipe
+        "it": 1,     # not in LLVM M7; one ALU slot (usually dual-issued, see `_m7_pairs`)
+    },
+    mnemonic_cycles={"sdiv": 7, "udiv": 7},   # LLVM M7 WriteDIV Latency = 7
+    pipelined={},               # two load pipes: load pairs are priced by dual issue instead
+    beat_cycles=1,              # no public figure for LDM/STM on M7 (LLVM gives none); one register per cycle as on the M4 (assumption)
+    taken_branch_refill=0,      # LLVM M7: no taken-branch cost beyond issue (branch prediction); MispredictPenalty = 4 applies to mispredictions, which are not simulated
+    failed_it_cycles=1,         # no public figure (LLVM does not model IT blocks); one issue slot as on the M4 (assumption)
+    dual_issue=DualIssue(_m7_pairs(), "LLVM ARMScheduleM7.td pipes, SingleIssue and BeginGroup flags"),
+    source="no Arm table; LLVM ARMScheduleM7.td (IssueWidth 2, pipes, latencies)",
+)
+
+# Cortex-M55 (scalar and DSP instructions; MVE not modelled).  No Arm table; LLVM
+# ARMScheduleM55.td: "a lot like the M4/M33", one integer pipe (M55UnitALU) that every scalar
+# instruction occupies for one cycle (DX: latency 1, CX: latency 2, which only a dependent
+# neighbour would see), and dual issue of a 16-bit instruction with IT, MOV/ADD/SUB
+# immediate or SXTB/UXTB (M55WriteDI).  The counters know classes, not encodings, so only
+# IT is paired here: IT after any instruction that LLVM lets dual issue (not the
+# SingleIssue T2 multiplies, DSP, saturating, divide, LDRD/STRD).
+_M55_DUAL_WITH_IT = ("alu", "ld1", "ldm", "st1", "stm", "br")
+
+CORTEX_M55 = Core(
+    name="cortex-m55",
+    class_cycles={
+        "alu": 1,    # LLVM M55: WriteALU/M55WriteDX on M55UnitALU, one cycle
+        "mul": 1,    # LLVM M55: WriteMUL*/MAC* = M55WriteCX_SI, one M55UnitALU slot (latency 2)
+        "dspmac": 1, # LLVM M55: t2SM[LM]* = M55WriteCX_SI, one slot (latency 2)
+        "simd": 1,   # LLVM M55: t2SXTB16/PKH/S(ADD|SUB)16... one slot (DX or CX_SI)
+        "sat": 1,    # LLVM M55: t2Q*, t2SSAT = M55WriteCX_SI, one slot (latency 2)
+        "div": M4_DIVIDE,  # LLVM M55 WriteDIV latency 2 is a scheduling figure for an iterative divider; no Arm figure, the M4 value is kept (assumption)
+        "ld1": 1,    # LLVM M55: t2LDR* = M55WriteCX_DI, one slot (load-use latency 2)
+        "ldrd": 1,   # LLVM M55: t2LDRD one slot (64-bit data path)
+        "ldm": 1,    # LLVM M55: t2LDM = M55WriteCX_DI; + N beats (`beat_cycles`)
+        "st1": 1,    # LLVM M55: WriteST one slot
+        "strd": 1,   # LLVM M55: t2STRD = M55WriteCX_SI, one slot
+        "stm": 1,    # LLVM M55: t2STM = M55WriteDX_DI; + N beats (`beat_cycles`)
+        "br": 1,     # LLVM M55: WriteBr one slot (+ refill when taken)
+        "it": 1,     # LLVM M55: t2IT = M55WriteDI (dual-issued, see dual_issue)
+    },
+    mnemonic_cycles={"sdiv": M4_DIVIDE, "udiv": M4_DIVIDE},  # see "div"
+    pipelined={},
+    beat_cycles=1,             # no public figure for LDM/STM on M55 (LLVM gives one slot); one register per cycle as on the M4 (assumption)
+    taken_branch_refill=3,     # LLVM ARMScheduleM55.td MispredictPenalty = 3 (4-stage pipeline refill), charged per taken branch
+    failed_it_cycles=1,        # no public figure (LLVM does not model IT blocks); one issue slot as on the M4 (assumption)
+    dual_issue=DualIssue(frozenset((p, "it") for p in _M55_DUAL_WITH_IT),
+                         "LLVM ARMScheduleM55.td: IT (M55WriteDI) dual-issues after a non-SingleIssue instruction"),
+    source="no Arm table; LLVM ARMScheduleM55.td (scalar part)",
+)
+
+CORES = {core.name: core for core in (CORTEX_M4, CORTEX_M7, CORTEX_M33, CORTEX_M55)}
+
+
+def core(name):
+    """The table of core `name`; ValueError naming the known cores otherwise."""
+    if isinstance(name, Core):
+        return name
+    try:
+        return CORES[name]
+    except KeyError:
+        raise ValueError(f"unknown core {name!r} (known: {', '.join(CORES)})") from None
+
+
+# --- the counters a model prices ----------------------------------------------------------
+
+@dataclass
+class Counters:
+    """What the cycle models read: a snapshot of a machine's counters."""
+    mnemonics: np.ndarray        # int64 [N_MNEMONICS]
+    pairs: np.ndarray            # int64 [N_CLASSES, N_CLASSES] (previous class, class)
+    taken: int
+    multiple_beats: int          # registers moved by PUSH/POP/LDM/STM
+    it_failed: int               # IT-block instructions whose condition failed
+    region_beats: dict           # region name -> load beats + store beats
+
+    @classmethod
+    def of(cls, m, region_names=()):
+        traffic = machine.region_traffic(m, region_names)
+        return cls(np.array(m.st[:N_MNEMONICS], np.int64), np.array(machine.class_pairs(m)),
+                   int(m.st[machine.TAKEN]),
+                   int(m.st[machine.STACK_BEATS] + m.st[machine.MULTIPLE_BEATS]),
+                   int(m.st[machine.IT_FAILED]),
+                   {name: t["load_beats"] + t["store_beats"] for name, t in traffic.items()})
+
+    def class_counts(self):
+        out = np.zeros(N_CLASSES, np.int64)
+        for i, mn in enumerate(MNEMONICS):
+            out[CLASS_INDEX[CLASS_OF[mn]]] += self.mnemonics[i]
+        return out
+
+
+def _dual_issued(rule, pairs, class_counts):
+    """Instructions issued second of a pair, by the first-order model of `DualIssue`."""
+    ok = np.zeros((N_CLASSES, N_CLASSES), bool)
+    for p, c in rule.pairs:
+        ok[CLASS_INDEX[p], CLASS_INDEX[c]] = True
+    n = np.where(ok, pairs, 0).astype(float)
+    total = class_counts.astype(float)
+    share = np.divide(n, total[:, None], out=np.zeros_like(n), where=total[:, None] > 0)
+    # d = b - A d  with  A[c, p] = n[p, c] / N[p],  b[c] = sum_p n[p, c]
+    a = share.T
+    b = n.sum(axis=0)
+    d = np.linalg.solve(np.eye(N_CLASSES) + a, b)
+    d = np.clip(d, 0.0, np.minimum(b, total))
+    return int(round(float(d.sum())))
+
+
+def breakdown_of(counters, core_model, wait_states=None):
+    """The cycle terms (see the module docstring) of `counters` on `core_model`."""
+    c = core(core_model)
+    per_mnemonic = np.array([c.mnemonic_cycles.get(mn, c.class_cycles[CLASS_OF[mn]])
+                             for mn in MNEMONICS], np.int64)
+    issue = int(per_mnemonic @ counters.mnemonics)
+    saved = 0
+    for (p, k), cost in c.pipelined.items():
+        saved += int(counters.pairs[CLASS_INDEX[p], CLASS_INDEX[k]]) * (c.class_cycles[k] - cost)
+    dual = _dual_issued(c.dual_issue, counters.pairs, counters.class_counts()) \
+        if c.dual_issue is not None else 0
+    waits = sum(int(n) * counters.region_beats.get(region, 0)
+                for region, n in (wait_states or {}).items())
+    terms = {
+        "issue": issue,
+        "load_pipelining": -saved,
+        "multiple_beats": c.beat_cycles * counters.multiple_beats,
+        "branch_refill": c.taken_branch_refill * counters.taken,
+        "condition_failed": c.failed_it_cycles * counters.it_failed,
+        "dual_issue": -dual,
+        "wait_states": waits,
+    }
+    terms["total"] = sum(terms.values())
+    return terms
+
+
+def _wait_states(flash_wait_states, wait_states):
+    ws = dict(wait_states or {})
+    if flash_wait_states:
+        ws["flash"] = ws.get("flash", 0) + flash_wait_states
+    for region, n in ws.items():
+        if n < 0:
+            raise ValueError(f"negative wait states for region {region!r}")
+    return ws
+
+
+def breakdown(m, core_name, flash_wait_states=0, region_names=(), wait_states=None):
+    """Cycle terms of the instructions machine `m` executed, on core `core_name`.
+
+    `region_names` names `m`'s regions in order (`harness.Result.region_names`); wait
+    states are per region name (`wait_states={"flash": 2}`), `flash_wait_states=N` is short
+    for the flash region.  A wait-state region the machine does not have adds nothing."""
+    ws = _wait_states(flash_wait_states, wait_states)
+    if any(ws.values()) and not region_names:
+        raise ValueError("wait states need the machine's region_names")
+    return breakdown_of(Counters.of(m, region_names), core_name, ws)
+
+
+def cycles(m, core_name, flash_wait_states=0, region_names=(), wait_states=None):
+    """Total cycles of machine `m`'s executed instructions on core `core_name`."""
+    return breakdown(m, core_name, flash_wait_states, region_names, wait_states)["total"]
+
+
+def latency_ms(cycle_count, clock_mhz):
+    """Milliseconds taken by `cycle_count` cycles at `clock_mhz`."""
+    if clock_mhz <= 0:
+        raise ValueError("clock must be positive")
+    return cycle_count / (clock_mhz * 1e3)
+
+
+__all__ = ["Core", "DualIssue", "CORES", "CORTEX_M4", "CORTEX_M7", "CORTEX_M33", "CORTEX_M55",
+           "Counters", "core", "cycles", "breakdown", "breakdown_of", "latency_ms"]

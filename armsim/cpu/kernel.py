@@ -1,0 +1,109 @@
+"""One kernel source, two ways to run it.
+
+``@kernel`` compiles a kernel written against `armsim.cpu.ops` with numba (the fast counted
+run, cached on disk).  `traced` rebuilds the very same function object -- same code object,
+same bytecode -- in a namespace where every op is a recording wrapper around the op's
+Python body and every kernel it calls is itself traced.  So the trace executes exactly the
+instructions the counted run counts; tests compare both.
+"""
+import sys
+import types
+
+from numba import njit
+
+from . import ops
+from .machine import MemoryFault
+
+_PYTHON_OF = {}   # compiled kernel dispatcher -> its Python function
+
+
+def kernel(fn=None, *, inline=False):
+    """Compile a kernel for the counted run.  ``inline=True`` for small per-element helpers
+    (requantize, ...) so numba inlines them instead of calling with refcounted arrays."""
+    def wrap(f):
+        fast = njit(cache=True, inline="always" if inline else "never")(f)
+        _PYTHON_OF[fast] = f
+        return fast
+    return wrap(fn) if fn is not None else wrap
+
+
+class Record:
+    """One executed instruction of a trace."""
+    __slots__ = ("op", "mnemonic", "operands", "result", "function", "line", "depth")
+
+    def __init__(self, op, mnemonic, operands, result, function, line, depth):
+        self.op, self.mnemonic, self.operands, self.result = op, mnemonic, operands, result
+        self.function, self.line, self.depth = function, line, depth
+
+
+class Tracer:
+    """Collects `Record`s; `limit` stops runaway traces of big problems."""
+
+    def __init__(self, limit=1_000_000):
+        self.records = []
+        self.limit = limit
+        self._traced = {}
+        self._ops = {name: self._wrap(op) for name, op in ops.OPS.items()}
+
+    def _wrap(self, op):
+        body, records, name, mnemonic = op.body, self.records, op.name, op.mnemonic
+        limit = self.limit
+
+        def recorded(m, *operands):
+            result = body(m, *operands)
+            caller = sys._getframe(1)
+            if len(records) >= limit:
+                raise RuntimeError(f"trace longer than {limit} instructions: use a smaller problem")
+            records.append(Record(name, mnemonic, tuple(int(x) for x in operands),
+                                  _plain(result), caller.f_code.co_name, caller.f_lineno,
+                                  _depth(caller)))
+            return result
+        recorded.__name__ = name
+        return recorded
+
+    def traced(self, fast_kernel):
+        """The traced twin of a compiled kernel (memoised per tracer)."""
+        if fast_kernel in self._traced:
+            return self._traced[fast_kernel]
+        py = _PYTHON_OF[fast_kernel]
+        namespace = dict(py.__globals__)
+        twin = types.FunctionType(py.__code__, namespace, py.__name__, py.__defaults__,
+                                  py.__closure__)
+        self._traced[fast_kernel] = twin
+        for name, value in py.__globals__.items():
+            if isinstance(value, type(fast_kernel)):
+                if value in _PYTHON_OF:
+                    namespace[name] = self.traced(value)
+                else:
+                    op = _OP_BY_FAST.get(value)
+                    if op is not None:
+                        namespace[name] = self._ops[op]
+        return twin
+
+
+_OP_BY_FAST = {op.fast: name for name, op in ops.OPS.items()}
+
+
+def _plain(result):
+    if result is None:
+        return None
+    if isinstance(result, tuple):
+        return tuple(int(x) for x in result)
+    return int(result)
+
+
+def _depth(frame):
+    depth = 0
+    while frame is not None:
+        depth += 1
+        frame = frame.f_back
+    return depth
+
+
+def run(fast_kernel, *args, tracer=None):
+    """Run a kernel counted (fast) or, with a `Tracer`, traced; returns its return value."""
+    fn = tracer.traced(fast_kernel) if tracer is not None else fast_kernel
+    return fn(*args)
+
+
+__all__ = ["kernel", "Tracer", "Record", "run", "MemoryFault"]

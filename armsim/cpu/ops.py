@@ -1,0 +1,457 @@
+"""Counted instructions: what kernel code calls to execute an instruction on a `Machine`.
+
+Each op issues one instruction (counts its mnemonic and the class pair it forms with the
+previous instruction), applies the pure semantics from `armsim.cpu.isa`, updates Q/GE, and
+for memory instructions checks the address against the machine's regions and counts the
+traffic per region.  An op exists twice from one body: ``OPS[name].body`` (plain Python,
+used by the traced run) and the module-level name, the same body compiled by numba with
+``inline='always'`` (used by the counted run).  `armsim.cpu.kernel` swaps one for the other.
+
+Kernel code reads like the compiled C: ``sum = smlad(m, a, b, sum)`` is ``SMLAD``;
+pointer post-increments fold into the load/store (``LDR r0, [r1], #4``) and are not
+separate instructions; loop bookkeeping is issued explicitly (``cmp``, ``bcc``).
+"""
+from numba import njit
+
+from . import isa
+from .instructions import CLASS_INDEX, CLASS_OF, MNEMONIC_INDEX
+from .machine import (FAULT_ADDRESS, FAULT_MNEMONIC, GE_FLAGS, IT_FAILED, MULTIPLE_BEATS,
+                      PAIRS, PREV_CLASS, Q_FLAG, REGION_BASE, REGION_FIELDS, STACK_BEATS,
+                      TAKEN, MemoryFault)
+from .instructions import N_CLASSES
+
+_NFIELDS = len(REGION_FIELDS)
+
+
+class Op:
+    """One counted instruction: its mnemonic, Python body and compiled twin."""
+
+    def __init__(self, name, mnemonic, body):
+        self.name = name
+        self.mnemonic = mnemonic
+        self.body = body
+        self.fast = njit(body)
+
+
+OPS = {}
+
+
+def _register(name, mnemonic, body):
+    op = Op(name, mnemonic, body)
+    OPS[name] = op
+    return op.fast
+
+
+@njit(inline="always")
+def issue(m, index, cls):
+    """Count one instruction of mnemonic `index` and timing class `cls`."""
+    st = m.st
+    st[index] += 1
+    st[PAIRS + st[PREV_CLASS] * N_CLASSES + cls] += 1
+    st[PREV_CLASS] = cls
+
+
+def _ids(mnemonic):
+    return MNEMONIC_INDEX[mnemonic], CLASS_INDEX[CLASS_OF[mnemonic]]
+
+
+# --- register-to-register instructions --------------------------------------------------
+
+def _plain(mnemonic, sem, name=None):
+    index, cls = _ids(mnemonic)
+
+    def op(m, *operands):
+        issue(m, index, cls)
+        return sem(*operands)
+    return _register(name or mnemonic, mnemonic, op)
+
+
+def _sets_q(mnemonic, sem, name=None):
+    index, cls = _ids(mnemonic)
+
+    def op(m, *operands):
+        issue(m, index, cls)
+        result, q = sem(*operands)
+        m.st[Q_FLAG] |= q
+        return result
+    return _register(name or mnemonic, mnemonic, op)
+
+
+def _sets_ge(mnemonic, sem):
+    index, cls = _ids(mnemonic)
+
+    def op(m, rn, rm):
+        issue(m, index, cls)
+        result, ge = sem(rn, rm)
+        m.st[GE_FLAGS] = ge
+        return result
+    return _register(mnemonic, mnemonic, op)
+
+
+def _no_result(mnemonic, name=None):
+    """An instruction whose only effect that matters here is its issue slot (CMP, TST,
+    IT, NOP): flags steer branches, and branches are decided by the Python control flow."""
+    index, cls = _ids(mnemonic)
+
+    def op(m, *operands):
+        issue(m, index, cls)
+    return _register(name or mnemonic, mnemonic, op)
+
+
+add = _plain("add", isa.ADD)
+sub = _plain("sub", isa.SUB)
+rsb = _plain("rsb", isa.RSB)
+and_ = _plain("and", isa.AND, "and_")
+orr = _plain("orr", isa.ORR)
+eor = _plain("eor", isa.EOR)
+bic = _plain("bic", isa.BIC)
+mvn = _plain("mvn", isa.MVN)
+mov = _plain("mov", isa.MOV)
+clz = _plain("clz", isa.CLZ)
+lsl = _plain("lsl", isa.LSL)
+lsr = _plain("lsr", isa.LSR)
+asr = _plain("asr", isa.ASR)
+ror = _plain("ror", isa.ROR)
+cmp = _no_result("cmp")
+tst = _no_result("tst")
+
+
+def _it_body():
+    index, cls = _ids("it")
+
+    def op(m, failed=0):
+        """IT: `failed` is how many instructions of this IT block have a failing condition
+        this time: they are not executed (not counted as instructions) but each still takes
+        an issue slot, which the cycle models price."""
+        issue(m, index, cls)
+        m.st[IT_FAILED] += failed
+    return op
+
+
+it = _register("it", "it", _it_body())
+nop = _no_result("nop")
+
+mul = _plain("mul", isa.MUL)
+mla = _plain("mla", isa.MLA)
+mls = _plain("mls", isa.MLS)
+smull = _plain("smull", isa.SMULL)
+umull = _plain("umull", isa.UMULL)
+smlal = _plain("smlal", isa.SMLAL)
+umlal = _plain("umlal", isa.UMLAL)
+smmul = _plain("smmul", isa.SMMUL)
+smmulr = _plain("smmulr", isa.SMMULR, "smmulr")
+smmla = _plain("smmla", isa.SMMLA)
+smulbb = _plain("smulbb", isa.SMULBB)
+smulbt = _plain("smulbt", isa.SMULBT)
+smultb = _plain("smultb", isa.SMULTB)
+smultt = _plain("smultt", isa.SMULTT)
+smlabb = _sets_q("smlabb", isa.SMLABB)
+smlabt = _sets_q("smlabt", isa.SMLABT)
+smlatb = _sets_q("smlatb", isa.SMLATB)
+smlatt = _sets_q("smlatt", isa.SMLATT)
+
+smlad = _sets_q("smlad", isa.SMLAD)
+smladx = _sets_q("smladx", isa.SMLADX)
+smlsd = _sets_q("smlsd", isa.SMLSD)
+smuad = _sets_q("smuad", isa.SMUAD)
+smusd = _plain("smusd", isa.SMUSD)
+smlald = _plain("smlald", isa.SMLALD)
+
+sxtb = _plain("sxtb", isa.SXTB)
+sxth = _plain("sxth", isa.SXTH)
+uxtb = _plain("uxtb", isa.UXTB)
+uxth = _plain("uxth", isa.UXTH)
+sxtab = _plain("sxtab", isa.SXTAB)
+sxtah = _plain("sxtah", isa.SXTAH)
+sxtb16 = _plain("sxtb16", isa.SXTB16)
+uxtb16 = _plain("uxtb16", isa.UXTB16)
+sxtab16 = _plain("sxtab16", isa.SXTAB16)
+uxtab16 = _plain("uxtab16", isa.UXTAB16)
+pkhbt = _plain("pkhbt", isa.PKHBT)
+pkhtb = _plain("pkhtb", isa.PKHTB)
+rev = _plain("rev", isa.REV)
+rev16 = _plain("rev16", isa.REV16)
+
+ssat = _sets_q("ssat", isa.SSAT)
+ssat_asr = _sets_q("ssat", isa.SSAT_ASR, "ssat_asr")
+usat = _sets_q("usat", isa.USAT)
+usat_asr = _sets_q("usat", isa.USAT_ASR, "usat_asr")
+ssat16 = _sets_q("ssat16", isa.SSAT16)
+usat16 = _sets_q("usat16", isa.USAT16)
+qadd = _sets_q("qadd", isa.QADD)
+qsub = _sets_q("qsub", isa.QSUB)
+qdadd = _sets_q("qdadd", isa.QDADD)
+qdsub = _sets_q("qdsub", isa.QDSUB)
+qadd16 = _plain("qadd16", isa.QADD16)
+qsub16 = _plain("qsub16", isa.QSUB16)
+qadd8 = _plain("qadd8", isa.QADD8)
+qsub8 = _plain("qsub8", isa.QSUB8)
+sadd16 = _sets_ge("sadd16", isa.SADD16)
+ssub16 = _sets_ge("ssub16", isa.SSUB16)
+sadd8 = _sets_ge("sadd8", isa.SADD8)
+ssub8 = _sets_ge("ssub8", isa.SSUB8)
+uadd8 = _sets_ge("uadd8", isa.UADD8)
+usub8 = _sets_ge("usub8", isa.USUB8)
+
+sdiv = _plain("sdiv", isa.SDIV)
+udiv = _plain("udiv", isa.UDIV)
+
+
+def _sel_body():
+    index, cls = _ids("sel")
+
+    def op(m, rn, rm):
+        issue(m, index, cls)
+        return isa.SEL(rn, rm, m.st[GE_FLAGS])
+    return op
+
+
+sel = _register("sel", "sel", _sel_body())
+
+
+# --- carry chain and bitfields: the 64-bit arithmetic of compiled C (int64_t) -------------
+# The carry flag is not part of the machine state: the kernel passes the carry its own
+# preceding ADDS/SUBS produced (see `carry_of_add`, `carry_of_sub`).
+
+@njit(cache=True)
+def carry_of_add(rn, rm):
+    """The C flag of ADDS R[n], R[m] (unsigned carry out), not an instruction."""
+    return (isa.u32(rn) + isa.u32(rm)) >> 32
+
+
+@njit(cache=True)
+def carry_of_sub(rn, rm):
+    """The C flag of SUBS/CMP R[n], R[m] (NOT borrow), not an instruction."""
+    return 1 if isa.u32(rn) >= isa.u32(rm) else 0
+
+
+adc = _plain("adc", isa.ADC)
+sbc = _plain("sbc", isa.SBC)
+ubfx = _plain("ubfx", isa.UBFX)
+sbfx = _plain("sbfx", isa.SBFX)
+cmn = _no_result("cmn")
+
+
+# --- memory ------------------------------------------------------------------------------
+
+@njit(inline="always")
+def locate(m, address, nbytes, index):
+    """Region number and backing-store offset of [address, address + nbytes); a simulated
+    HardFault (MemoryFault) when no region holds it."""
+    rtab = m.rtab
+    for r in range(rtab.shape[0]):
+        offset = address - rtab[r, 0]
+        if offset >= 0 and offset + nbytes <= rtab[r, 1]:
+            return r, rtab[r, 2] + offset
+    m.st[FAULT_ADDRESS] = address
+    m.st[FAULT_MNEMONIC] = index
+    raise MemoryFault("simulated HardFault")
+
+
+@njit(inline="always")
+def _read_le(mem, at, nbytes):
+    value = 0
+    for i in range(nbytes):
+        value |= int(mem[at + i]) << (8 * i)
+    return value
+
+
+@njit(inline="always")
+def _write_le(mem, at, nbytes, value):
+    for i in range(nbytes):
+        mem[at + i] = (value >> (8 * i)) & 0xFF
+
+
+@njit(inline="always")
+def _traffic(m, region, field, beats, nbytes):
+    base = REGION_BASE + region * _NFIELDS + field
+    m.st[base] += 1
+    m.st[base + 1] += beats
+    m.st[base + 2] += nbytes
+
+
+def _load(mnemonic, nbytes, signed):
+    index, cls = _ids(mnemonic)
+    sign_bit = 1 << (8 * nbytes - 1)
+
+    def op(m, address):
+        issue(m, index, cls)
+        region, at = locate(m, address, nbytes, index)
+        _traffic(m, region, 0, 1, nbytes)
+        value = _read_le(m.mem, at, nbytes)
+        if signed or nbytes == 4:
+            value = (value ^ sign_bit) - sign_bit
+        return value
+    return _register(mnemonic, mnemonic, op)
+
+
+def _store(mnemonic, nbytes, name=None):
+    index, cls = _ids(mnemonic)
+
+    def op(m, address, value):
+        issue(m, index, cls)
+        region, at = locate(m, address, nbytes, index)
+        _traffic(m, region, 3, 1, nbytes)
+        _write_le(m.mem, at, nbytes, value)
+    return _register(name or mnemonic, mnemonic, op)
+
+
+ldr = _load("ldr", 4, True)
+ldrh = _load("ldrh", 2, False)
+ldrsh = _load("ldrsh", 2, True)
+ldrb = _load("ldrb", 1, False)
+ldrsb = _load("ldrsb", 1, True)
+str_ = _store("str", 4, "str_")
+strh = _store("strh", 2)
+strb = _store("strb", 1)
+
+
+def _ldrd_body():
+    index, cls = _ids("ldrd")
+
+    def op(m, address):
+        issue(m, index, cls)
+        region, at = locate(m, address, 8, index)
+        _traffic(m, region, 0, 2, 8)
+        lo = _read_le(m.mem, at, 4)
+        hi = _read_le(m.mem, at + 4, 4)
+        return (lo ^ 0x80000000) - 0x80000000, (hi ^ 0x80000000) - 0x80000000
+    return op
+
+
+def _strd_body():
+    index, cls = _ids("strd")
+
+    def op(m, address, lo, hi):
+        issue(m, index, cls)
+        region, at = locate(m, address, 8, index)
+        _traffic(m, region, 3, 2, 8)
+        _write_le(m.mem, at, 4, lo)
+        _write_le(m.mem, at + 4, 4, hi)
+    return op
+
+
+ldrd = _register("ldrd", "ldrd", _ldrd_body())
+strd = _register("strd", "strd", _strd_body())
+
+
+def _ldm_body(words):
+    """LDM Rn, {`words` registers}: consecutive words from `address` up, one beat each.
+    (Numba needs a fixed tuple size, hence one op per register count.)"""
+    index, cls = _ids("ldm")
+
+    def op2(m, address):
+        issue(m, index, cls)
+        region, at = locate(m, address, 8, index)
+        _traffic(m, region, 0, 2, 8)
+        m.st[MULTIPLE_BEATS] += 2
+        return isa.s32(_read_le(m.mem, at, 4)), isa.s32(_read_le(m.mem, at + 4, 4))
+
+    def op4(m, address):
+        issue(m, index, cls)
+        region, at = locate(m, address, 16, index)
+        _traffic(m, region, 0, 4, 16)
+        m.st[MULTIPLE_BEATS] += 4
+        mem = m.mem
+        return (isa.s32(_read_le(mem, at, 4)), isa.s32(_read_le(mem, at + 4, 4)),
+                isa.s32(_read_le(mem, at + 8, 4)), isa.s32(_read_le(mem, at + 12, 4)))
+    return op2 if words == 2 else op4
+
+
+def _stm_body(words):
+    """STM Rn, {`words` registers}: the values to consecutive words from `address` up."""
+    index, cls = _ids("stm")
+
+    def op2(m, address, v0, v1):
+        issue(m, index, cls)
+        region, at = locate(m, address, 8, index)
+        _traffic(m, region, 3, 2, 8)
+        m.st[MULTIPLE_BEATS] += 2
+        _write_le(m.mem, at, 4, v0)
+        _write_le(m.mem, at + 4, 4, v1)
+
+    def op4(m, address, v0, v1, v2, v3):
+        issue(m, index, cls)
+        region, at = locate(m, address, 16, index)
+        _traffic(m, region, 3, 4, 16)
+        m.st[MULTIPLE_BEATS] += 4
+        _write_le(m.mem, at, 4, v0)
+        _write_le(m.mem, at + 4, 4, v1)
+        _write_le(m.mem, at + 8, 4, v2)
+        _write_le(m.mem, at + 12, 4, v3)
+    return op2 if words == 2 else op4
+
+
+ldm2 = _register("ldm2", "ldm", _ldm_body(2))    # LDM Rn(!), {Rt, Rt2}
+ldm4 = _register("ldm4", "ldm", _ldm_body(4))    # LDM Rn(!), {Rt, Rt2, Rt3, Rt4}
+stm2 = _register("stm2", "stm", _stm_body(2))    # STM Rn(!), {Rt, Rt2}
+stm4 = _register("stm4", "stm", _stm_body(4))    # STM Rn(!), {Rt, Rt2, Rt3, Rt4}
+
+
+def _stack(mnemonic, returns):
+    """PUSH/POP of a function's frame: `registers` words to or from the stack; a POP that
+    loads PC is a return (a taken branch)."""
+    index, cls = _ids(mnemonic)
+
+    def op(m, registers):
+        issue(m, index, cls)
+        m.st[STACK_BEATS] += registers
+        if returns:
+            m.st[TAKEN] += 1
+    return op
+
+
+push = _register("push", "push", _stack("push", False))
+pop = _register("pop", "pop", _stack("pop", False))
+pop_pc = _register("pop_pc", "pop", _stack("pop", True))
+
+
+# --- branches ----------------------------------------------------------------------------
+
+def _branch(mnemonic, always_taken):
+    index, cls = _ids(mnemonic)
+    if always_taken:
+        def op(m):
+            issue(m, index, cls)
+            m.st[TAKEN] += 1
+    else:
+        def op(m, taken):
+            issue(m, index, cls)
+            m.st[TAKEN] += taken
+    return _register(mnemonic, mnemonic, op)
+
+
+b = _branch("b", True)
+bl = _branch("bl", True)
+bx = _branch("bx", True)
+blx = _branch("blx", True)
+bcc = _branch("bcc", False)
+cbz = _branch("cbz", False)
+cbnz = _branch("cbnz", False)
+
+
+# --- stack slots -------------------------------------------------------------------------
+
+def _stack_slot(mnemonic, name):
+    """A load or store of a stack slot: a stacked argument (the fifth and later arguments
+    of a call) or a register spilled by the compiler.  The value lives in the kernel's
+    Python variable; only the instruction's issue slot is counted (the stack is not one
+    of the machine's memory regions)."""
+    index, cls = _ids(mnemonic)
+
+    def op(m):
+        issue(m, index, cls)
+    return _register(name, mnemonic, op)
+
+
+ldr_sp = _stack_slot("ldr", "ldr_sp")       # LDR Rt, [sp, #imm]
+str_sp = _stack_slot("str", "str_sp")       # STR Rt, [sp, #imm]
+ldrd_sp = _stack_slot("ldrd", "ldrd_sp")    # LDRD Rt, Rt2, [sp, #imm]
+strd_sp = _stack_slot("strd", "strd_sp")    # STRD Rt, Rt2, [sp, #imm]
+ldrsh_sp = _stack_slot("ldrsh", "ldrsh_sp")  # LDRSH Rt, [Rn, #imm] of a struct on the caller's stack
+ldrsb_sp = _stack_slot("ldrsb", "ldrsb_sp")  # LDRSB Rt, [Rn, #imm] of a struct on the caller's stack
+strb_sp = _stack_slot("strb", "strb_sp")    # STRB Rt, [sp, #imm]
+
+
+bfi = _plain("bfi", isa.BFI)
+ldr_lit = _stack_slot("ldr", "ldr_lit")     # LDR Rt, [pc, #imm]: a constant from the literal pool

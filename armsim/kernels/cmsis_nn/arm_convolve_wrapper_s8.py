@@ -1,0 +1,116 @@
+"""arm_convolve_wrapper_s8 (Source/ConvolutionFunctions/arm_convolve_wrapper_s8.c), non-MVE.
+
+    arm_nn_is_convolve_1x1 (padding 0, 1x1 filter, dilation 1, filter c == input c)
+        -> arm_nn_is_convolve_1x1_fast (stride 1x1) ? arm_convolve_1x1_s8_fast
+                                                    : arm_convolve_1x1_s8
+    else arm_nn_is_convolve_1_x_n (input h 1, dilation.w 1, filter h 1,
+                                   stride.w * input c % 4 == 0, filter c == input c)
+        -> arm_convolve_1_x_n_s8
+    else -> arm_convolve_s8 (upscale_dims = NULL)
+
+The 11-argument calls are tail calls (B), the call of arm_convolve_s8 (12 arguments) a BL.
+Calibration (../shared/reference): 30 (arm_convolve_s8) to 46 instructions in the function.
+"""
+from armsim.cpu.kernel import kernel
+from armsim.cpu.ops import add, b, bcc, bl, cmp, ldr_sp, mov, mul, pop_pc, push, str_sp, sub
+
+from .arm_convolve_1_x_n_s8 import arm_convolve_1_x_n_s8
+from .arm_convolve_1x1_s8 import arm_convolve_1x1_s8
+from .arm_convolve_1x1_s8_fast import arm_convolve_1x1_s8_fast
+from .arm_convolve_s8 import arm_convolve_s8
+
+# which kernel the wrapper called
+LEAF_1X1_FAST = 1
+LEAF_1X1 = 2
+LEAF_1_X_N = 3
+LEAF_CONVOLVE = 4
+
+
+@kernel(inline=True)
+def _check(m, value, want, ok):
+    """One `field == want` term of an && chain: LDR field, CMP, branch out when false."""
+    if ok:
+        ldr_sp(m)
+        cmp(m, value, want)
+        bcc(m, value != want)
+        ok = value == want
+    return ok
+
+
+@kernel
+def arm_convolve_wrapper_s8(m, buf, input_batches, input_x, input_y, input_ch, kernel_x,
+                            kernel_y, kernel_ch, output_x, output_y, output_ch, pad_x, pad_y,
+                            stride_x, stride_y, dilation_x, dilation_y, out_offset,
+                            out_activation_min, out_activation_max, input_offset, input_data,
+                            filter_data, bias_data, output_mult, output_shift, output_data):
+    """Returns (status, leaf, detail): leaf LEAF_*, detail the leaf's own path code."""
+    push(m, 5)                                        # push {r4-r7, lr}
+    sub(m, 0, 0)
+    ldr_sp(m)
+    ldr_sp(m)
+    # arm_nn_is_convolve_1x1(conv_params, input_dims, filter_dims)
+    is_1x1 = _check(m, pad_x, 0, True)
+    is_1x1 = _check(m, pad_y, 0, is_1x1)
+    is_1x1 = _check(m, kernel_x, 1, is_1x1)
+    is_1x1 = _check(m, kernel_y, 1, is_1x1)
+    is_1x1 = _check(m, dilation_x, 1, is_1x1)
+    is_1x1 = _check(m, dilation_y, 1, is_1x1)
+    is_1x1 = _check(m, input_ch, kernel_ch, is_1x1)
+    if is_1x1:
+        # arm_nn_is_convolve_1x1_fast(conv_params)
+        fast = _check(m, stride_x, 1, True)
+        fast = _check(m, stride_y, 1, fast)
+        for _ in range(7):
+            ldr_sp(m)                                 # the caller's stacked arguments ...
+            str_sp(m)                                 # ... passed on to the tail call
+        add(m, 0, 0)                                  # add sp, #frame
+        b(m)                                          # tail call (pop {r4-r7, lr}; b.w)
+        if fast:
+            status, detail = arm_convolve_1x1_s8_fast(
+                m, buf, input_batches, input_x, input_y, input_ch, pad_x, pad_y, stride_x,
+                stride_y, output_x, output_y, output_ch, input_offset, out_offset,
+                out_activation_min, out_activation_max, input_data, filter_data, bias_data,
+                output_mult, output_shift, output_data)
+            return status, LEAF_1X1_FAST, detail
+        status = arm_convolve_1x1_s8(
+            m, input_batches, input_x, input_y, input_ch, pad_x, pad_y, stride_x, stride_y,
+            output_x, output_y, output_ch, input_offset, out_offset, out_activation_min,
+            out_activation_max, input_data, filter_data, bias_data, output_mult, output_shift,
+            output_data)
+        return status, LEAF_1X1, 0
+    # arm_nn_is_convolve_1_x_n(conv_params, input_dims, filter_dims)
+    is_1xn = _check(m, input_y, 1, True)
+    is_1xn = _check(m, dilation_x, 1, is_1xn)
+    is_1xn = _check(m, kernel_y, 1, is_1xn)
+    if is_1xn:
+        ldr_sp(m)
+        t = mul(m, stride_x, input_ch)
+        cmp(m, t & 3, 0)                              # (stride.w * input_dims->c) % 4 == 0
+        bcc(m, (t & 3) != 0)
+        is_1xn = (t & 3) == 0
+    is_1xn = _check(m, input_ch, kernel_ch, is_1xn)
+    if is_1xn:
+        for _ in range(7):
+            ldr_sp(m)
+            str_sp(m)
+        add(m, 0, 0)
+        b(m)                                          # tail call
+        status, gemm = arm_convolve_1_x_n_s8(
+            m, buf, input_batches, input_x, input_y, input_ch, kernel_x, kernel_y, kernel_ch,
+            output_x, output_y, output_ch, pad_x, pad_y, stride_x, stride_y, dilation_x,
+            dilation_y, out_offset, out_activation_min, out_activation_max, input_offset,
+            input_data, filter_data, bias_data, output_mult, output_shift, output_data)
+        return status, LEAF_1_X_N, gemm
+    for _ in range(8):
+        ldr_sp(m)                                     # stacked arguments passed on
+        str_sp(m)
+    mov(m, 0)                                         # upscale_dims = NULL
+    bl(m)
+    status, gemm = arm_convolve_s8(
+        m, buf, input_batches, input_x, input_y, input_ch, kernel_x, kernel_y, kernel_ch,
+        output_x, output_y, output_ch, pad_x, pad_y, stride_x, stride_y, dilation_x,
+        dilation_y, out_offset, out_activation_min, out_activation_max, input_offset,
+        input_data, filter_data, bias_data, output_mult, output_shift, output_data)
+    add(m, 0, 0)                                      # add sp, #frame
+    pop_pc(m, 5)
+    return status, LEAF_CONVOLVE, gemm

@@ -1,0 +1,48 @@
+"""arm_fully_connected_wrapper_s8 (Source/FullyConnectedFunctions/arm_fully_connected_wrapper_s8.c).
+
+    if (quant_params->is_per_channel)
+        return arm_fully_connected_per_channel_s8(..., {quant_params->multiplier, quant_params->shift}, ...);
+    else
+        return arm_fully_connected_s8(..., {*quant_params->multiplier, *quant_params->shift}, ...);
+
+`multiplier`/`shift` are the addresses of the arrays (per channel) or, per tensor, the
+values themselves: there the caller's `cmsis_nn_quant_params` points at its own stack
+locals, so the two dereferences are stack loads.
+"""
+from armsim.cpu.kernel import kernel
+from armsim.cpu.ops import b, bcc, cmp, ldr_sp, pop, push, str_sp, strd_sp
+
+from .arm_fully_connected_per_channel_s8 import arm_fully_connected_per_channel_s8
+from .arm_fully_connected_s8 import arm_fully_connected_s8
+
+
+@kernel
+def arm_fully_connected_wrapper_s8(m, is_per_channel, input_data, filter_data, bias_data,
+                                   output_data, input_offset, filter_offset, output_offset,
+                                   act_min, act_max, multiplier, shift, batch_cnt, accum_depth,
+                                   output_depth):
+    push(m, 5)                                        # push {r4-r7, lr}
+    ldr_sp(m)                                         # quant_params->is_per_channel
+    cmp(m, is_per_channel, 0)
+    bcc(m, not is_per_channel)
+    for _ in range(3):                                # forward the stacked arguments
+        ldr_sp(m)
+        str_sp(m)
+    if is_per_channel:
+        strd_sp(m)                                    # {multiplier, shift} struct on the stack
+        pop(m, 5)
+        b(m)                                          # tail call
+        arm_fully_connected_per_channel_s8(m, input_data, filter_data, bias_data, output_data,
+                                           input_offset, filter_offset, output_offset, act_min,
+                                           act_max, multiplier, shift, batch_cnt, accum_depth,
+                                           output_depth)
+    else:
+        ldr_sp(m)                                     # *quant_params->multiplier
+        ldr_sp(m)                                     # *quant_params->shift
+        strd_sp(m)
+        pop(m, 5)
+        b(m)
+        arm_fully_connected_s8(m, input_data, filter_data, bias_data, output_data, input_offset,
+                               filter_offset, output_offset, act_min, act_max, multiplier, shift,
+                               batch_cnt, accum_depth, output_depth)
+    return 0

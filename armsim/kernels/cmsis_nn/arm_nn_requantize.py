@@ -1,0 +1,70 @@
+"""arm_nn_requantize (arm_nnsupportfunctions.h), default double-rounding build.
+
+    left_shift  = shift > 0 ? shift : 0
+    right_shift = shift > 0 ? 0 : -shift
+    return arm_nn_divide_by_power_of_two(
+        arm_nn_doubling_high_mult_no_sat(val * (1 << left_shift), multiplier), right_shift)
+
+arm_nn_doubling_high_mult_no_sat adds the 64-bit product to 1 << 30 (one SMLAL) and takes
+bits [62:31]; arm_nn_divide_by_power_of_two rounds half away from zero.  Both are
+__STATIC_FORCEINLINE, so they are inlined into every kernel that requantizes.
+"""
+from armsim.cpu.kernel import kernel
+from armsim.cpu.ops import add, and_, asr, bic, cmp, it, lsl, lsr, mov, orr, rsb, smlal, sub
+
+
+@kernel(inline=True)
+def arm_nn_doubling_high_mult_no_sat(m, m1, m2):
+    lo = mov(m, 1 << 30)                     # mult.word.low = 1 << 30;
+    hi = mov(m, 0)                           # mult.word.high = 0;
+    lo, hi = smlal(m, lo, hi, m1, m2)        # mult.long_long += (int64_t)m1 * m2;
+    return orr(m, lsr(m, lo, 31), hi << 1)   # result = (int32_t)(mult.long_long >> 31);  (ORR Rd, Rn, Rm, LSL #1)
+
+
+@kernel(inline=True)
+def round_half_away(m, result, remainder, threshold):
+    """The rounding of arm_nn_divide_by_power_of_two, given remainder = remainder_mask &
+    dividend, result = dividend >> exponent and threshold = remainder_mask >> 1."""
+    cmp(m, result, 0)                                   # if (result < 0)
+    negative = result < 0
+    it(m, not negative)
+    if negative:
+        threshold = add(m, threshold, 1)                #     threshold++;
+    cmp(m, remainder, threshold)                        # if (remainder > threshold)
+    round_up = remainder > threshold
+    it(m, not round_up)
+    if round_up:
+        result = add(m, result, 1)                      #     result++;
+    return result
+
+
+@kernel(inline=True)
+def arm_nn_divide_by_power_of_two(m, dividend, exponent):
+    one = mov(m, 1)
+    remainder_mask = sub(m, lsl(m, one, exponent), 1)   # (1 << exponent) - 1
+    remainder = and_(m, remainder_mask, dividend)       # remainder_mask & dividend
+    result = asr(m, dividend, exponent)                 # dividend >> exponent
+    threshold = asr(m, remainder_mask, 1)               # remainder_mask >> 1
+    return round_half_away(m, result, remainder, threshold)
+
+
+@kernel(inline=True)
+def split_shift(m, shift):
+    """(left_shift, right_shift) of arm_nn_requantize."""
+    left_shift = bic(m, shift, shift >> 31)             # shift > 0 ? shift : 0  (BIC Rd, Rs, Rs, ASR #31)
+    right_shift = rsb(m, shift, 0)                      # -shift ...
+    cmp(m, shift, 0)
+    # gcc -O2 has no IT block here: it branches (CMP shift, #0; BGT) around the rounding
+    # (disassembly of arm_depthwise_conv_3x3_s8.o, arm_nn_mat_mult_nt_t_s8.o), so this IT
+    # and MOVGT are the port's stand-in and no failed slot is charged for them
+    it(m, 0)
+    if shift > 0:
+        right_shift = mov(m, 0)                         # ... or 0 when shift > 0
+    return left_shift, right_shift
+
+
+@kernel(inline=True)
+def arm_nn_requantize(m, val, multiplier, shift):
+    left_shift, right_shift = split_shift(m, shift)
+    return arm_nn_divide_by_power_of_two(
+        m, arm_nn_doubling_high_mult_no_sat(m, lsl(m, val, left_shift), multiplier), right_shift)

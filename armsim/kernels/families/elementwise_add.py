@@ -1,0 +1,23 @@
+"""Element-wise add: arm_elementwise_add_s8 (no scratch buffer)."""
+from armsim.cpu.kernel import run
+from armsim.kernels.cmsis_nn.arm_elementwise_add_s8 import arm_elementwise_add_s8
+from armsim.kernels.harness import CaseError
+
+FUNCTION = "arm_elementwise_add_s8"
+
+
+def buffer_size(case, dsp, armclang):
+    return 0
+
+
+def run_cmsis(m, case, addr, function, tracer):
+    if function not in (None, FUNCTION):
+        raise CaseError(f"{case.get('case', '?')}: {function} is not an element-wise add entry "
+                        f"point (use {FUNCTION})")
+    c = case
+    run(arm_elementwise_add_s8, m, addr["input"], addr["input2"], c["input_1_offset"],
+        c["input_1_mult"], c["input_1_shift"], c["input_2_offset"], c["input_2_mult"],
+        c["input_2_shift"], c["left_shift"], addr["output"], c["out_offset"], c["out_mult"],
+        c["out_shift"], c["out_activation_min"], c["out_activation_max"], c["block_size"],
+        tracer=tracer)
+    return [FUNCTION]

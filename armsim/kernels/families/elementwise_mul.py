@@ -1,0 +1,21 @@
+"""Element-wise multiply: arm_elementwise_mul_s8 (no scratch buffer)."""
+from armsim.cpu.kernel import run
+from armsim.kernels.cmsis_nn.arm_elementwise_mul_s8 import arm_elementwise_mul_s8
+from armsim.kernels.harness import CaseError
+
+FUNCTION = "arm_elementwise_mul_s8"
+
+
+def buffer_size(case, dsp, armclang):
+    return 0
+
+
+def run_cmsis(m, case, addr, function, tracer):
+    if function not in (None, FUNCTION):
+        raise CaseError(f"{case.get('case', '?')}: {function} is not an element-wise multiply "
+                        f"entry point (use {FUNCTION})")
+    c = case
+    run(arm_elementwise_mul_s8, m, addr["input"], addr["input2"], c["input_1_offset"],
+        c["input_2_offset"], addr["output"], c["out_offset"], c["out_mult"], c["out_shift"],
+        c["out_activation_min"], c["out_activation_max"], c["block_size"], tracer=tracer)
+    return [FUNCTION]

@@ -1,0 +1,26 @@
+"""Softmax: arm_softmax_s8 -> arm_nn_softmax_common_s8 (no scratch buffer)."""
+from armsim.cpu.kernel import run
+from armsim.kernels.cmsis_nn.arm_nn_softmax_common_s8 import arm_nn_softmax_common_s8
+from armsim.kernels.cmsis_nn.arm_softmax_s8 import arm_softmax_s8
+from armsim.kernels.harness import CaseError
+
+FUNCTIONS = ("arm_softmax_s8", "arm_nn_softmax_common_s8")
+
+
+def buffer_size(case, dsp, armclang):
+    return 0
+
+
+def run_cmsis(m, case, addr, function, tracer):
+    if function is None:
+        function = "arm_softmax_s8"
+    if function not in FUNCTIONS:
+        raise CaseError(f"{case.get('case', '?')}: {function} is not a softmax entry point "
+                        f"(choose from {', '.join(FUNCTIONS)})")
+    args = (addr["input"], case["num_rows"], case["row_size"], case["mult"], case["shift"],
+            case["diff_min"], addr["output"])
+    if function == "arm_softmax_s8":
+        run(arm_softmax_s8, m, *args, tracer=tracer)
+        return ["arm_softmax_s8", "arm_nn_softmax_common_s8"]
+    run(arm_nn_softmax_common_s8, m, *args, tracer=tracer)
+    return ["arm_nn_softmax_common_s8"]

@@ -1,0 +1,121 @@
+"""Run one op described in the CMSIS-NN vectors' JSON schema on a fresh machine.
+
+The schema (../shared/cmsis_nn_vectors/README.md) is the single interface between the
+model layer, the `armsim kernel` command, the tests and the kernels: the model layer
+derives such a case from a .tflite op, the vectors and measurements already are cases.
+
+Memory layout, as on a TFLM target: constant data (weights, bias, per-channel multipliers
+and shifts) in flash, activations and the kernel's scratch buffer in SRAM.
+
+Paths: ``simd`` (CMSIS-NN built with ARM_MATH_DSP), ``scalar`` (CMSIS-NN plain C),
+``reference`` (TensorFlow Lite Micro's reference kernels).  Each family module under
+`armsim.kernels.families` runs the CMSIS-NN entry point; `armsim.kernels.tflm` runs the reference.
+"""
+import importlib
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from armsim.cpu import machine
+
+PATHS = ("simd", "scalar", "reference")
+TOOLCHAINS = ("gcc", "armclang")
+FAMILIES = ("conv", "depthwise_conv", "fully_connected", "avgpool", "maxpool", "softmax",
+            "elementwise_add", "elementwise_mul")
+
+_CONSTANTS = {"weights": np.int8, "bias": np.int32, "output_mult": np.int32,
+              "output_shift": np.int32}
+_ACTIVATIONS = {"input": np.int8, "input2": np.int8}
+
+
+class CaseError(ValueError):
+    """A case that cannot run: unknown family or path, missing or inconsistent fields."""
+
+
+@dataclass
+class Result:
+    case: str
+    family: str
+    path: str
+    toolchain: str
+    kernel_path: list          # entry point, then each kernel it dispatched to
+    output: np.ndarray
+    m: machine.Machine
+    region_names: list = field(default_factory=list)
+
+    def counts(self):
+        return machine.counts(self.m)
+
+    @property
+    def instructions(self):
+        return sum(self.counts().values())
+
+
+def output_count(case):
+    family = case["family"]
+    if family == "softmax":
+        return case["num_rows"] * case["row_size"]
+    if family in ("elementwise_add", "elementwise_mul"):
+        return case["block_size"]
+    d = case["output_dims"]
+    return d["n"] * d["h"] * d["w"] * d["c"]
+
+
+def family_module(family):
+    if family not in FAMILIES:
+        raise CaseError(f"unknown family {family!r} (known: {', '.join(FAMILIES)})")
+    return importlib.import_module(f"armsim.kernels.families.{family}")
+
+
+def reference_module(family):
+    if family not in FAMILIES:
+        raise CaseError(f"unknown family {family!r} (known: {', '.join(FAMILIES)})")
+    return importlib.import_module(f"armsim.kernels.tflm.{family}")
+
+
+def layout(case, scratch_bytes):
+    """Place the case's arrays: returns (Memory, addresses by field name)."""
+    mem = machine.Memory()
+    mem.region("sram", machine.SRAM_BASE, 0).region("flash", machine.FLASH_BASE, 0)
+    addr = {}
+    for name, dtype in _ACTIVATIONS.items():
+        if name in case:
+            addr[name] = mem.place("sram", np.asarray(case[name], dtype))
+    for name, dtype in _CONSTANTS.items():
+        if name in case:
+            addr[name] = mem.place("flash", np.asarray(case[name], dtype))
+    if case.get("bias_is_null"):
+        addr["bias"] = 0                      # a NULL bias pointer
+    addr["output"] = mem.place("sram", output_count(case))
+    addr["scratch"] = mem.place("sram", scratch_bytes) if scratch_bytes else 0
+    addr["scratch_bytes"] = scratch_bytes
+    return mem, addr
+
+
+def run_case(case, path="simd", toolchain="gcc", function=None, tracer=None):
+    """Run `case` on `path`; `function` names the CMSIS-NN entry point (default: the
+    wrapper the model layer would call).  Returns a `Result`; raises CaseError."""
+    if path not in PATHS:
+        raise CaseError(f"unknown path {path!r} (choose from {', '.join(PATHS)})")
+    if toolchain not in TOOLCHAINS:
+        raise CaseError(f"unknown toolchain {toolchain!r} (choose from {', '.join(TOOLCHAINS)})")
+    family = case.get("family")
+    dsp, armclang = path == "simd", toolchain == "armclang"
+    if path == "reference":
+        module = reference_module(family)
+        scratch = 0
+    else:
+        module = family_module(family)
+        scratch = module.buffer_size(case, dsp, armclang)
+    mem, addr = layout(case, scratch)
+    m = machine.build(mem, dsp=dsp, armclang=armclang)
+    try:
+        if path == "reference":
+            chain = module.run_reference(m, case, addr, tracer)
+        else:
+            chain = module.run_cmsis(m, case, addr, function, tracer)
+    except machine.MemoryFault as fault:
+        raise machine.MemoryFault(machine.fault_message(m, mem.names)) from fault
+    output = machine.read(m, addr["output"], output_count(case), np.int8)
+    return Result(case.get("case", "?"), family, path, toolchain, chain, output, m,
+                  list(mem.names))

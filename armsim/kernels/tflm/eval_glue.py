@@ -1,0 +1,164 @@
+"""TFLite Micro's per-op Eval glue, as a counted model.
+
+Every op's measured instruction count (../shared/models/*/measured.json, "from the call of
+its Eval to its return") includes, besides the kernel, TFLM's glue: the Eval function's
+own body (switch on type, filling the CMSIS-NN or reference param structs),
+``tflite::micro::GetEvalInput/GetEvalOutput`` (each through
+``MicroContextGetEvalTensor`` -> ``MicroInterpreterContext::GetEvalTensor``),
+``GetTensorShape`` (a RuntimeShape whose dims are copied with ``memcpy``), scratch-buffer
+lookups, and for the reference RESHAPE ``ElementCount``/``TfLiteTypeSizeOf``.
+
+This module executes that glue on the machine, one call per function, each function a
+straight-line block of the size the measurements give for it (``functions_top``, gcc -O2,
+tflite-micro 90b983c; the figures are per call and cited below).  The mnemonic mix
+inside a block is a model (loads from the op's structs, stores, moves/adds, a compare and
+branch, push/pop frame); the call structure (which functions run, how many times, how
+many dims each shape copies through newlib's memcpy) follows the Eval code.
+"""
+from armsim.cpu.kernel import kernel, run
+from armsim.cpu.ops import add, bcc, bl, cmp, ldr_sp, mov, pop_pc, push, str_sp
+
+from armsim.kernels.libc import memcpy
+
+# Instructions per call of each glue function (measured functions_top / number of calls;
+# M4 build, the M3 build where it differs).
+GET_EVAL_INPUT = 16                 # GetEvalInput: 48 for 3 calls (conv), 16 for 1 (softmax)
+GET_EVAL_OUTPUT = 5                 # GetEvalOutput: 5 per call
+MICRO_CONTEXT_GET_EVAL_TENSOR = 4   # MicroContextGetEvalTensor: 16 for 4 calls
+GET_EVAL_TENSOR = {True: 7, False: 8}   # MicroInterpreterContext::GetEvalTensor: 28 / 32 for 4
+GET_TENSOR_SHAPE = 11               # GetTensorShape: 44 for 4 calls (+ memcpy of the dims)
+GET_SCRATCH_BUFFER = 7              # MicroContextGetScratchBuffer 4 + ...::GetScratchBuffer 3
+
+# Eval bodies (the op's own functions, excluding the kernel), per path kind and dsp.
+# cmsis: Eval + EvalQuantized*; reference: *Eval + *ParamsQuantized + RuntimePaddingType.
+EVAL_BODY = {
+    ("CONV_2D", "cmsis"): (57 + 81, 58 + 82),       # Eval + EvalQuantizedPerChannel
+    ("DEPTHWISE_CONV_2D", "cmsis"): (56 + 105, 57 + 106),
+    ("FULLY_CONNECTED", "cmsis"): (44 + 86, 45 + 85),   # Eval + EvalQuantizedInt8
+    ("AVERAGE_POOL_2D", "cmsis"): (28 + 78, 29 + 71),   # AverageEval + AverageEvalQuantized
+    ("MAX_POOL_2D", "cmsis"): (28 + 78, 29 + 71),       # (same structure as average)
+    ("SOFTMAX", "cmsis"): (37, 36),                     # SoftmaxEval
+    ("ADD", "cmsis"): (30 + 165 + 43 + 52, 32 + 166 + 43 + 52),  # EvalAdd + EvalAddQuantizedInt8
+                                                        # + ProcessBroadcastShapes + memcmp
+    ("MUL", "cmsis"): (30 + 120, 32 + 121),             # (ADD's structure, no broadcast check)
+    ("CONV_2D", "reference"): (83 + 32 + 3, 83 + 32 + 3),   # ConvEval + ConvParamsQuantized
+    ("DEPTHWISE_CONV_2D", "reference"): (86 + 37 + 3, 86 + 37 + 3),
+    ("FULLY_CONNECTED", "reference"): (74 + 17, 74 + 17),   # FullyConnectedEval + ParamsQuantized
+    ("AVERAGE_POOL_2D", "reference"): (0, 0),           # AverageEval is the kernel itself
+    ("MAX_POOL_2D", "reference"): (0, 0),
+    ("SOFTMAX", "reference"): (48, 48),                 # SoftmaxEval
+    ("ADD", "reference"): (36 + 43 + 52 + 79, 36 + 43 + 52 + 79),   # AddEval + broadcast
+                                                        # shapes + memcmp + memset of params
+    ("MUL", "reference"): (36 + 79, 36 + 79),
+    ("RESHAPE", "reference"): (31 + 29 + 13, 31 + 29 + 13),  # EvalReshapeReference +
+                                                        # ElementCount + TfLiteTypeSizeOf
+    # Not in the measured models: the Eval body is not modelled (0), only the tensor
+    # accesses, shapes and scratch lookups their Eval code makes (CALLS below).
+    ("PAD", "reference"): (0, 0),
+    ("CONCATENATION", "reference"): (0, 0),
+    ("MEAN", "reference"): (0, 0),
+    ("QUANTIZE", "reference"): (0, 0),
+}
+
+# (eval inputs, eval outputs, shapes built with GetTensorShape, scratch lookups) per op/kind
+CALLS = {
+    ("CONV_2D", "cmsis"): (3, 1, 0, 0),
+    ("DEPTHWISE_CONV_2D", "cmsis"): (3, 1, 4, 0),
+    ("FULLY_CONNECTED", "cmsis"): (3, 1, 1, 0),
+    ("AVERAGE_POOL_2D", "cmsis"): (1, 1, 2, 1),
+    ("MAX_POOL_2D", "cmsis"): (1, 1, 2, 0),
+    ("SOFTMAX", "cmsis"): (1, 1, 0, 0),
+    ("ADD", "cmsis"): (2, 1, 5, 0),
+    ("MUL", "cmsis"): (2, 1, 3, 0),
+    ("CONV_2D", "reference"): (3, 1, 4, 0),
+    ("DEPTHWISE_CONV_2D", "reference"): (3, 1, 4, 0),
+    ("FULLY_CONNECTED", "reference"): (3, 1, 4, 0),
+    ("AVERAGE_POOL_2D", "reference"): (1, 1, 2, 0),
+    ("MAX_POOL_2D", "reference"): (1, 1, 2, 0),
+    ("SOFTMAX", "reference"): (1, 1, 2, 0),
+    ("ADD", "reference"): (2, 1, 5, 0),
+    ("MUL", "reference"): (2, 1, 3, 0),
+    ("RESHAPE", "reference"): (1, 1, 0, 0),
+    ("PAD", "reference"): (2, 1, 2, 0),            # input, paddings; Pad(input/output shape)
+    ("CONCATENATION", "reference"): (1, 1, 2, 0),  # per input: GetEvalInput + its shape
+    ("MEAN", "reference"): (2, 1, 0, 3),           # input, axis; temp_sum/iter/axis scratch
+    ("QUANTIZE", "reference"): (1, 1, 2, 0),       # MatchingFlatSize(input, output shapes)
+}
+
+
+@kernel
+def glue_function(m, size):
+    """One called glue function of `size` instructions: BL (counted by the caller's
+    block), PUSH, loads of struct fields, moves/adds, a compare-and-branch, stores, POP."""
+    bl(m)
+    if size < 3:                         # a leaf too small for a frame: BL, BX-like return
+        if size == 2:
+            pop_pc(m, 1)
+        return 0
+    push(m, 2)
+    body = size - 3                      # bl, push, pop counted
+    k = 0
+    while k < body:
+        r = k % 8
+        if r == 0 or r == 2 or r == 5:
+            ldr_sp(m)
+        elif r == 1 or r == 6:
+            mov(m, k)
+        elif r == 3:
+            add(m, k, 4)
+        elif r == 4:
+            cmp(m, k, 0)
+        else:
+            if k + 1 < body:
+                bcc(m, False)
+            else:
+                str_sp(m)
+        k += 1
+    pop_pc(m, 2)
+    return 0
+
+
+@kernel
+def get_tensor_shape(m, scratch_sram, nbytes):
+    """GetTensorShape: the function itself, then the RuntimeShape's dims copied by memcpy."""
+    glue_function(m, GET_TENSOR_SHAPE)
+    bl(m)
+    memcpy(m, scratch_sram, scratch_sram, nbytes)
+    return 0
+
+
+def run_glue(m, op, kind, dims_of_shapes, scratch_sram, m4_build, tracer=None, n_inputs=None):
+    """Execute the Eval glue of `op` ("cmsis" or "reference" kernel) on machine `m`.
+
+    `n_inputs`: CONCATENATION's input count.  `m4_build`: TFLM compiled for the Cortex-M4 (simd and reference paths) rather than the
+    Cortex-M3 (scalar path); the glue's size differs slightly between the two.
+    `dims_of_shapes` lists the rank of each tensor shape the Eval builds (RuntimeShape's
+    dims copied by memcpy: 4 bytes per dim); `scratch_sram` is a 16-byte SRAM scratch
+    address for those copies.  Returns the glue function names executed."""
+    key = (op, kind)
+    if key not in EVAL_BODY:
+        return []
+    body = EVAL_BODY[key][0 if m4_build else 1]
+    n_in, n_out, n_shapes, n_scratch = CALLS[key]
+    if op == "CONCATENATION" and n_inputs:      # one input access and shape per input
+        n_in, n_shapes = n_inputs, n_inputs + 1
+    names = []
+    if body:
+        run(glue_function, m, body, tracer=tracer)
+        names.append(f"{op.lower()} Eval")
+    for _ in range(n_in + n_out):
+        run(glue_function, m, MICRO_CONTEXT_GET_EVAL_TENSOR, tracer=tracer)
+        run(glue_function, m, GET_EVAL_TENSOR[bool(m4_build)], tracer=tracer)
+    for _ in range(n_in):
+        run(glue_function, m, GET_EVAL_INPUT, tracer=tracer)
+    for _ in range(n_out):
+        run(glue_function, m, GET_EVAL_OUTPUT, tracer=tracer)
+    names.append("GetEvalInput/Output")
+    for k in range(n_shapes):
+        rank = dims_of_shapes[k % len(dims_of_shapes)] if dims_of_shapes else 4
+        run(get_tensor_shape, m, scratch_sram, 4 * rank, tracer=tracer)
+    if n_shapes:
+        names.append("GetTensorShape")
+    for _ in range(n_scratch):
+        run(glue_function, m, GET_SCRATCH_BUFFER, tracer=tracer)
+    return names
