@@ -3,7 +3,7 @@
 Each operator becomes a `Step`: the case dict (the CMSIS-NN vectors' JSON schema, see
 ../shared/cmsis_nn_vectors/README.md) that `armsim.kernels.harness.run_case` runs on any path, or,
 for ops without a CMSIS-NN port, the case a `armsim.kernels.tflm.<op>` reference port runs.
-Activation arrays (`input`, `input2`) are filled in at run time by `armsim.profile`.
+Activation arrays (`input`, `input2`) are filled in at run time by `armsim.profiler`.
 
 Sources (tflite-micro 90b983c): conv_common.cc / depthwise_conv_common.cc
 (CalculateOpData*: ComputePaddingHeightWidth, PopulateConvolutionQuantizationParams),

@@ -25,7 +25,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from armsim import arena, prepare, profile  # noqa: E402
+from armsim import arena, prepare, profiler  # noqa: E402
 from armsim import model as model_mod  # noqa: E402
 
 MODELS = Path(os.environ.get("ARMSIM_MODELS", ROOT.parent / "shared" / "models"))
@@ -66,7 +66,7 @@ def main():
         row = [name]
         for p in PATHS:
             for core in ("cortex-m4", "cortex-m33"):
-                prof = profile.run(model, p, core=core, inputs=[x], steps=steps)
+                prof = profiler.run(model, p, core=core, inputs=[x], steps=steps)
                 if p != "reference":
                     row.append(prof.cycles)
                 if core != "cortex-m4":

@@ -2,7 +2,7 @@
 import numpy as np
 import pytest
 
-from armsim import model, modelgen, prepare, profile
+from armsim import model, modelgen, prepare, profiler
 from armsim.model import Tensor
 from model_helpers import shared_model
 
@@ -83,7 +83,7 @@ def test_per_channel_multipliers_and_flash_wait_states():
     for c, (q, s) in enumerate(zip(step.case["output_mult"], step.case["output_shift"])):
         eff = float(np.float32(0.03)) * float(np.float32([0.01, 0.02, 0.005, 0.04][c])) / float(out.scale[0])
         assert q * 2.0 ** (s - 31) == pytest.approx(eff, rel=1e-8)
-    a = profile.run(m, "simd")
-    b = profile.run(m, "simd", flash_wait_states=3)
+    a = profiler.run(m, "simd")
+    b = profiler.run(m, "simd", flash_wait_states=3)
     assert a.instructions == b.instructions and b.cycles > a.cycles
     assert np.array_equal(a.outputs[0], b.outputs[0])

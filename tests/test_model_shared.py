@@ -7,7 +7,7 @@ from functools import lru_cache
 import numpy as np
 import pytest
 
-from armsim import arena, model, prepare, profile
+from armsim import arena, model, prepare, profiler
 from model_helpers import SHARED, shared_model
 
 PATHS = ("simd", "scalar", "reference")
@@ -28,7 +28,7 @@ def _measured(name):
 def _run(name, path, k):
     m, steps = _loaded(name)
     x = np.load(shared_model(name).parent / f"input_{k}.npy")
-    return profile.run(m, path, inputs=[x], steps=steps)
+    return profiler.run(m, path, inputs=[x], steps=steps)
 
 
 @pytest.mark.parametrize("path", PATHS)

@@ -3,7 +3,7 @@ models built with armsim.modelgen that cover every supported op and option, all 
 import numpy as np
 import pytest
 
-from armsim import model, modelgen, profile
+from armsim import model, modelgen, profiler
 from model_helpers import tflm_reference
 
 PATHS = ("simd", "scalar", "reference")
@@ -112,10 +112,10 @@ def test_bit_exact_vs_tflite_micro(name, tmp_path):
     m = model.parse(data, f"{name}.tflite")
     rng = np.random.default_rng(7)
     for _ in range(2):
-        (x,) = profile.random_inputs(m, seed=int(rng.integers(1 << 30)))
+        (x,) = profiler.random_inputs(m, seed=int(rng.integers(1 << 30)))
         want = tflm_reference(data, x)
         for path in PATHS:
-            got = profile.run(m, path, inputs=[x]).outputs[0]
+            got = profiler.run(m, path, inputs=[x]).outputs[0]
             assert got.dtype == want.dtype and got.shape == want.shape, (path, got.shape)
             assert np.array_equal(got, want), (name, path, np.argwhere(got != want)[:5])
 
@@ -132,29 +132,29 @@ def test_depthwise_without_bias_vs_oracle():
     m = model.parse(g.build(), "dw_no_bias.tflite")
     (step,) = prepare.prepare(m)
     assert step.case["bias_is_null"]
-    (xin,) = profile.random_inputs(m, seed=5)
+    (xin,) = profiler.random_inputs(m, seed=5)
     want = oracle.oracle(dict(step.case, input=xin.ravel())).reshape(step.output_shape)
     for path in PATHS:
-        assert np.array_equal(profile.run(m, path, inputs=[xin]).outputs[0], want), path
+        assert np.array_equal(profiler.run(m, path, inputs=[xin]).outputs[0], want), path
 
 
 def test_batched_fully_connected_runs_as_conv_1x1():
     m = model.parse(_build(_fc_batched, 1), "fc_batched.tflite")
-    kernels = [o.kernel.split(" > ")[0] for o in profile.run(m, "simd").ops]
+    kernels = [o.kernel.split(" > ")[0] for o in profiler.run(m, "simd").ops]
     assert kernels == ["arm_convolve_1x1_s8_fast", "arm_fully_connected_wrapper_s8"]
 
 
 def test_ops_without_cmsis_port_are_reference_on_every_path():
     m = model.parse(_build(_shape_ops, 1), "shape_ops.tflite")
     for path in PATHS:
-        prof = profile.run(m, path)
+        prof = profiler.run(m, path)
         assert all(o.reference for o in prof.ops)
         assert all(o.instructions > 0 and o.simulated for o in prof.ops)
 
 
 def test_float_quantize_is_marked_not_simulated():
     m = model.parse(_build(_float_interface, 1), "float_interface.tflite")
-    prof = profile.run(m, "simd")
+    prof = profiler.run(m, "simd")
     flags = [(o.op, o.simulated, o.reference) for o in prof.ops]
     assert flags == [("QUANTIZE", False, True), ("FULLY_CONNECTED", True, False),
                      ("DEQUANTIZE", False, True)]
@@ -168,14 +168,14 @@ def test_traced_run_equals_counted_run(name):
     from armsim import prepare
     from armsim.cpu.kernel import Tracer
     m = model.parse(_build(BUILDERS[name], 2), f"{name}.tflite")
-    (x,) = profile.random_inputs(m, seed=4)
+    (x,) = profiler.random_inputs(m, seed=4)
     values = {m.inputs[0]: x}
     for step in prepare.prepare(m):
         if step.host:
             continue
         tracer = Tracer()
-        mt, _, _, out_t = profile.run_step(step, values, "simd", "gcc", tracer=tracer)
-        mc, _, _, out_c = profile.run_step(step, values, "simd", "gcc")
+        mt, _, _, out_t = profiler.run_step(step, values, "simd", "gcc", tracer=tracer)
+        mc, _, _, out_c = profiler.run_step(step, values, "simd", "gcc")
         assert np.array_equal(out_t, out_c)
         assert machine.counts(mt) == machine.counts(mc)
         assert len(tracer.records) == sum(machine.counts(mc).values())

@@ -209,7 +209,7 @@ def test_no_profiles_is_an_error():
 
 
 def test_real_profile_of_the_example_model(tmp_path):
-    """`armsim compare --html` on the example model (armsim.profile + cli/cmd_model.py)."""
+    """`armsim compare --html` on the example model (armsim.profiler + cli/cmd_model.py)."""
     from armsim.cli.main import main
     html_path, json_path = tmp_path / "compare.html", tmp_path / "compare.json"
     result = CliRunner().invoke(main, ["compare", "--html", str(html_path), "--json",

@@ -179,16 +179,16 @@ def test_trace_a_conv_case():
 @pytest.mark.parametrize("path", ["simd", "scalar"])
 def test_trace_an_op_of_the_example_model(path):
     """An op of a .tflite model: the ops before it run counted, the op itself traced."""
-    from armsim import profile
+    from armsim import profiler
     from armsim.cli.cmd_model import load_model
     model, step, chain, records, m, out, fast = cmd_teach.trace_model_op(None, 5, path)
     assert step.op == "FULLY_CONNECTED"
     assert cmd_teach.traced_counts(records) == fast[path]
     # the traced op's output is the one the counted whole-model run produces
     model2, steps = load_model(None)
-    values = {t.index: x for t, x in zip(model2.input_tensors(), profile.random_inputs(model2))}
+    values = {t.index: x for t, x in zip(model2.input_tensors(), profiler.random_inputs(model2))}
     for s in steps[:6]:
-        values[s.output] = np.asarray(profile.run_step(s, values, path, "gcc")[3]).reshape(
+        values[s.output] = np.asarray(profiler.run_step(s, values, path, "gcc")[3]).reshape(
             s.output_shape)
     assert np.array_equal(np.asarray(out).ravel(), values[steps[5].output].ravel())
     code, text = run("example", "--op", "5", "--path", path, "--max-lines", "4")

@@ -20,7 +20,7 @@ from armsim import arena as arena_mod
 from armsim.cpu import cores, machine
 from armsim import model as model_mod
 from armsim import prepare as prepare_mod
-from armsim import profile as profile_mod
+from armsim import profiler as profile_mod
 from armsim.kernels import harness
 
 CORES = tuple(cores.CORES)

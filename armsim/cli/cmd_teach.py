@@ -487,24 +487,24 @@ def _case_lines(case_path, path, max_lines, start_at=None):
 def trace_model_op(model_arg, op_index, path="simd", limit=2_000_000):
     """Trace op `op_index` of a model (a .tflite path, a shared model name, or None for the
     example model): the ops before it run counted to produce its input."""
-    from armsim import profile
+    from armsim import profiler
     from armsim.cli.cmd_model import load_model
     model, steps = load_model(model_arg)
     if not 0 <= op_index < len(steps):
         raise TraceError(f"--op {op_index}: the model has ops 0..{len(steps) - 1}")
-    values = {t.index: x for t, x in zip(model.input_tensors(), profile.random_inputs(model))}
+    values = {t.index: x for t, x in zip(model.input_tensors(), profiler.random_inputs(model))}
     for step in steps[:op_index]:
-        _, _, _, out = profile.run_step(step, values, path, "gcc")
+        _, _, _, out = profiler.run_step(step, values, path, "gcc")
         values[step.output] = np.asarray(out).reshape(step.output_shape)
     step = steps[op_index]
     if step.host:
         raise TraceError(f"op {op_index} {step.op} runs on the host (float), nothing to trace")
     tracer = _kernel.Tracer(limit=limit)
     try:
-        m, names, chain, out = profile.run_step(step, values, path, "gcc", tracer=tracer)
+        m, names, chain, out = profiler.run_step(step, values, path, "gcc", tracer=tracer)
     except RuntimeError as e:
         raise TraceError(f"op {op_index} {step.op}: {e}") from None
-    fast = {p: machine.counts(profile.run_step(step, values, p, "gcc")[0])
+    fast = {p: machine.counts(profiler.run_step(step, values, p, "gcc")[0])
             for p in ("simd", "scalar")}
     return model, step, chain, tracer.records, m, out, fast
 
