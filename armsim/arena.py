@@ -20,6 +20,7 @@ where a size depends on the TFLM build it is calibrated against the measured
 """
 from dataclasses import dataclass, field
 
+from armsim import operators
 from armsim.kernels import harness
 
 ALIGN = 16                       # MicroArenaBufferAlignment()
@@ -35,28 +36,6 @@ SCRATCH_HANDLE = 4               # internal::ScratchBufferHandle {uint8_t* data}
 # model (ten FULLY_CONNECTED ops) leaves exactly 200 bytes on all three paths once the
 # terms below are counted.
 FRAMEWORK = 200
-# Per-op persistent data: (builtin params, OpData) bytes, CMSIS-NN build / reference build.
-# Builtin params are the TfLite*Params structs; OpData per the kernels' OpData structs.
-OP_DATA = {
-    #                        params  cmsis  reference
-    "CONV_2D":              (24,     64,    64),     # TfLiteConvParams; OpDataConv
-    "DEPTHWISE_CONV_2D":    (28,     64,    64),     # TfLiteDepthwiseConvParams; OpDataConv
-    "FULLY_CONNECTED":      (8,      80,    48),     # TfLiteFullyConnectedParams; OpDataFullyConnected
-    "AVERAGE_POOL_2D":      (28,     48,    44),     # TfLitePoolParams; OpDataPooling
-    "MAX_POOL_2D":          (28,     48,    44),
-    "SOFTMAX":              (4,      64,    64),     # TfLiteSoftmaxParams; SoftmaxParams
-    "ADD":                  (8,      88,    88),     # TfLiteAddParams; OpDataAdd
-    "MUL":                  (8,      48,    48),     # TfLiteMulParams; OpDataMul
-    "MEAN":                 (4,      40,    40),     # TfLiteReducerParams; OpDataReduce
-    "RESHAPE":              (36,     0,     0),      # TfLiteReshapeParams
-    "SQUEEZE":              (40,     0,     0),      # TfLiteSqueezeParams
-    "PAD":                  (0,      52,    52),     # OpData (PadParams + output zero point)
-    "CONCATENATION":        (8,      40,    40),     # TfLiteConcatenationParams; OpData
-    "QUANTIZE":             (0,      24,    24),     # OpDataQuantizeReference
-    "DEQUANTIZE":           (0,      24,    24),     # DequantizeOpData
-}
-
-
 class ArenaError(ValueError):
     pass
 
@@ -137,7 +116,7 @@ def scratch_bytes(step, path, toolchain="gcc"):
     if step.reference_only:
         return int(step.case.get("scratch_bytes", 0))   # MEAN's int32 temp_sum
     case = step.extra.get("cmsis_case", step.case)
-    module = harness.family_module(case["family"])
+    module = harness.family(case["family"])
     return int(module.buffer_size(case, path == "simd", toolchain == "armclang"))
 
 
@@ -188,7 +167,7 @@ def plan(model, steps, path="simd", toolchain="gcc"):
     }
     col = 2 if path == "reference" else 1
     for step in steps:
-        params, *data = OP_DATA[step.op]
+        params, *data = operators.get(step.op).op_data   # builtin params; OpData
         size = params + data[col - 1]
         if step.op in ("CONV_2D", "DEPTHWISE_CONV_2D") or (
                 step.op == "FULLY_CONNECTED" and step.case.get("quant_params", {}).get(

@@ -14,6 +14,8 @@ import flatbuffers
 import numpy as np
 import tflite
 
+from armsim.operators import registry as operator_registry
+
 # TensorType code -> (name, numpy dtype or None)
 _TYPES = {getattr(tflite.TensorType, n): n for n in dir(tflite.TensorType)
           if not n.startswith("_")}
@@ -24,41 +26,6 @@ _DTYPES = {"FLOAT32": np.float32, "FLOAT16": np.float16, "INT32": np.int32,
 _BUILTIN_NAMES = {getattr(tflite.BuiltinOperator, n): n for n in dir(tflite.BuiltinOperator)
                   if not n.startswith("_")}
 
-# The ops armsim runs and the highest builtin version of each its kernels implement
-# (TFLite's BuiltinOpResolver registration ranges, tensorflow/lite/core/kernels/register.cc).
-SUPPORTED = {
-    "CONV_2D": 8, "DEPTHWISE_CONV_2D": 7, "FULLY_CONNECTED": 12, "AVERAGE_POOL_2D": 3,
-    "MAX_POOL_2D": 3, "SOFTMAX": 3, "ADD": 5, "MUL": 7, "MEAN": 3, "RESHAPE": 1,
-    "SQUEEZE": 2, "PAD": 4, "CONCATENATION": 4, "QUANTIZE": 3, "DEQUANTIZE": 6,
-}
-
-# builtin name -> options class name in the schema (None: the op takes no options)
-_OPTIONS = {
-    "CONV_2D": "Conv2DOptions", "DEPTHWISE_CONV_2D": "DepthwiseConv2DOptions",
-    "FULLY_CONNECTED": "FullyConnectedOptions", "AVERAGE_POOL_2D": "Pool2DOptions",
-    "MAX_POOL_2D": "Pool2DOptions", "SOFTMAX": "SoftmaxOptions", "ADD": "AddOptions",
-    "MUL": "MulOptions", "MEAN": "ReducerOptions", "RESHAPE": "ReshapeOptions",
-    "SQUEEZE": "SqueezeOptions", "PAD": "PadOptions", "CONCATENATION": "ConcatenationOptions",
-    "QUANTIZE": None, "DEQUANTIZE": None,
-}
-# the option getters read for each options class (flatbuffer accessor names)
-_OPTION_FIELDS = {
-    "Conv2DOptions": ("Padding", "StrideW", "StrideH", "FusedActivationFunction",
-                      "DilationWFactor", "DilationHFactor"),
-    "DepthwiseConv2DOptions": ("Padding", "StrideW", "StrideH", "DepthMultiplier",
-                               "FusedActivationFunction", "DilationWFactor", "DilationHFactor"),
-    "FullyConnectedOptions": ("FusedActivationFunction", "WeightsFormat", "KeepNumDims"),
-    "Pool2DOptions": ("Padding", "StrideW", "StrideH", "FilterWidth", "FilterHeight",
-                      "FusedActivationFunction"),
-    "SoftmaxOptions": ("Beta",),
-    "AddOptions": ("FusedActivationFunction",),
-    "MulOptions": ("FusedActivationFunction",),
-    "ReducerOptions": ("KeepDims",),
-    "ReshapeOptions": (),
-    "SqueezeOptions": (),
-    "PadOptions": (),
-    "ConcatenationOptions": ("Axis", "FusedActivationFunction"),
-}
 _TFL_IDENTIFIER = b"TFL3"
 # a sanity bound on one tensor (64 Mi elements): larger shapes are corrupt for a Cortex-M
 MAX_TENSOR_ELEMENTS = 1 << 26
@@ -257,13 +224,14 @@ def _decode(buf, path, name):
             raise ModelError(f"{name}: op {k}: custom op '{custom}' is not supported")
         if opname is None:
             raise ModelError(f"{name}: op {k}: unknown builtin op code {builtin}")
-        if opname not in SUPPORTED:
+        operator = operator_registry().get(opname)
+        if operator is None:
             raise ModelError(f"{name}: op {k} {opname}: op not supported by armsim "
-                             f"(supported: {', '.join(SUPPORTED)})")
+                             f"(supported: {', '.join(operator_registry())})")
         version = code.Version()
-        if not 1 <= version <= SUPPORTED[opname]:
+        if not 1 <= version <= operator.max_version:
             raise ModelError(f"{name}: op {k} {opname}: version {version} not supported "
-                             f"(1..{SUPPORTED[opname]})")
+                             f"(1..{operator.max_version})")
         op_in = [int(i) for i in o.InputsAsNumpy()] if o.InputsLength() else []
         op_out = [int(i) for i in o.OutputsAsNumpy()] if o.OutputsLength() else []
         for i in op_in:
@@ -273,7 +241,7 @@ def _decode(buf, path, name):
         if not op_out:
             raise ModelError(f"{name}: op {k} {opname}: no outputs")
         operators.append(Operator(k, opname, version, op_in, op_out,
-                                  _options(o, opname, f"{name}: op {k} {opname}")))
+                                  _options(o, operator, f"{name}: op {k} {opname}")))
     desc = (fb.Description() or b"").decode("utf-8", "replace")
     model = Model(path, os.path.splitext(name)[0] if name != "model.tflite"
                   else os.path.basename(os.path.dirname(os.path.abspath(path))) or name,
@@ -318,13 +286,13 @@ def _buffer_data(fb, buf, b, what):
     return buf[start:start + length]
 
 
-def _options(o, opname, what):
-    cls_name = _OPTIONS[opname]
+def _options(o, operator, what):
+    """The operator's builtin options as {getter name: value}, schema defaults if absent."""
+    cls_name = operator.options
     if cls_name is None:
         return {}
     table = o.BuiltinOptions()
     opts = getattr(tflite, cls_name)()
-    fields = _OPTION_FIELDS[cls_name]
     if table is None:
         # absent options: the schema defaults (a fresh table reads its defaults)
         b = flatbuffers.Builder(16)
@@ -338,15 +306,10 @@ def _options(o, opname, what):
             raise ModelError(f"{what}: builtin options of type {o.BuiltinOptionsType()}, "
                              f"expected {cls_name}")
         opts.Init(table.Bytes, table.Pos)
-    out = {}
-    for f in fields:
-        out[f] = getattr(opts, f)()
-    if cls_name == "SqueezeOptions" and table is not None and opts.SqueezeDimsLength():
-        out["SqueezeDims"] = [int(x) for x in opts.SqueezeDimsAsNumpy()]
-    elif cls_name == "SqueezeOptions":
-        out["SqueezeDims"] = []
-    if cls_name == "ReshapeOptions" and table is not None and opts.NewShapeLength():
-        out["NewShape"] = [int(x) for x in opts.NewShapeAsNumpy()]
+    out = {f: getattr(opts, f)() for f in operator.option_fields}
+    for f in operator.option_lists:
+        present = table is not None and getattr(opts, f + "Length")()
+        out[f] = [int(x) for x in getattr(opts, f + "AsNumpy")()] if present else []
     return out
 
 

@@ -8,7 +8,6 @@ run their TFLM reference port (`armsim.kernels.tflm.<op>`) on every path and are
 on the host and marked ``simulated: false``.  Counts, cycles (`armsim.cpu.cores`) and outputs
 come from executing the kernels.
 """
-import importlib
 import os
 from dataclasses import dataclass, field
 
@@ -16,13 +15,11 @@ import numpy as np
 
 from armsim.cpu import cores, machine
 from armsim import model as model_mod
+from armsim import operators
 from armsim import prepare as prepare_mod
 from armsim.kernels import harness
 from armsim.kernels.tflm import eval_glue
 
-# the CMSIS-NN entry point TFLM's cmsis_nn/*.cc Eval calls for each family
-TFLM_ENTRY = {"conv": "arm_convolve_wrapper_s8", "depthwise_conv": "arm_depthwise_conv_wrapper_s8",
-              "fully_connected": "arm_fully_connected_wrapper_s8"}
 DEFAULT_SEED = 0
 
 
@@ -133,9 +130,9 @@ def check_inputs(model, inputs, source="input"):
 
 
 def _reference_only(step, values, path, toolchain, tracer=None):
-    """Run a armsim.kernels.tflm.<op> port on a fresh machine; returns (machine, regions, chain,
-    output array)."""
-    module = importlib.import_module(f"armsim.kernels.tflm.{step.family}")
+    """Run the op's TFLM reference port on a fresh machine; returns (machine, regions,
+    chain, output array)."""
+    run_reference = operators.get(step.op).run_reference
     mem = machine.Memory()
     mem.region("sram", machine.SRAM_BASE, 0).region("flash", machine.FLASH_BASE, 0)
     addr = {}
@@ -150,7 +147,7 @@ def _reference_only(step, values, path, toolchain, tracer=None):
     # the reference build runs on the Cortex-M4 (ARMv7E-M newlib), like the simd build
     m = machine.build(mem, dsp=path != "scalar", armclang=toolchain == "armclang")
     try:
-        chain = module.run_reference(m, step.case, addr, tracer)
+        chain = run_reference(m, step.case, addr, tracer)
     except machine.MemoryFault as fault:
         raise machine.MemoryFault(machine.fault_message(m, mem.names)) from fault
     out = machine.read(m, addr["output"], out_count, np.int8)
@@ -159,11 +156,11 @@ def _reference_only(step, values, path, toolchain, tracer=None):
 
 def run_step(step, values, path, toolchain, tracer=None):
     """Execute one step; returns (machine or None, region names, kernel chain, output)."""
+    operator = operators.get(step.op)
     if step.host:
         x = values[step.inputs["input"]]
-        mod = importlib.import_module(f"armsim.kernels.tflm.{step.family}")
-        fn = mod.host_quantize if step.family == "quantize" else mod.host_dequantize
-        return None, [], [f"host {step.family} (float, not simulated)"], fn(step.case, x)
+        return (None, [], [f"host {step.family} (float, not simulated)"],
+                operator.run_host(step.case, x))
     if step.reference_only:
         m, names, chain, out = _reference_only(step, values, path, toolchain, tracer)
         kind = "reference"
@@ -174,7 +171,7 @@ def run_step(step, values, path, toolchain, tracer=None):
         case["input"] = values[step.inputs["input"]].ravel()
         if "input2" in step.inputs:
             case["input2"] = values[step.inputs["input2"]].ravel()
-        function = (step.extra.get("cmsis_function") or TFLM_ENTRY.get(case["family"])) \
+        function = (step.extra.get("cmsis_function") or operator.cmsis_entry) \
             if cmsis else None
         try:
             res = harness.run_case(case, path, toolchain, function=function, tracer=tracer)
@@ -185,8 +182,8 @@ def run_step(step, values, path, toolchain, tracer=None):
     scratch = machine.SRAM_BASE
     sram_size = int(m.rtab[names.index("sram"), 1]) if "sram" in names else 0
     ranks = [min(len(step.output_shape) or 1, max(sram_size // 4, 1))]
-    chain = list(chain) + eval_glue.run_glue(m, step.op if step.op != "SQUEEZE" else "RESHAPE",
-                                             kind, ranks, scratch, path != "scalar", tracer,
+    chain = list(chain) + eval_glue.run_glue(m, step.op, operator.glue.get(kind), ranks,
+                                             scratch, path != "scalar", tracer,
                                              len(step.inputs.get("inputs", ())))
     return m, names, chain, out
 

@@ -3,6 +3,7 @@ import numpy as np
 import pytest
 
 from armsim import model, modelgen, prepare, profiler
+from armsim.operators import common
 from armsim.model import Tensor
 from model_helpers import shared_model
 
@@ -13,13 +14,13 @@ def _out(scale, zp):
 
 @pytest.mark.parametrize("scale,zp", [(0.0235, -128), (0.1, 3), (6 / 255, -128), (0.05, 120)])
 def test_activation_ranges(scale, zp):
-    assert prepare.activation_range(0, _out(scale, zp)) == (-128, 127)
-    lo, hi = prepare.activation_range(1, _out(scale, zp))
+    assert common.activation_range(0, _out(scale, zp)) == (-128, 127)
+    lo, hi = common.activation_range(1, _out(scale, zp))
     assert (lo, hi) == (max(-128, zp), 127)
-    lo, hi = prepare.activation_range(3, _out(scale, zp))
+    lo, hi = common.activation_range(3, _out(scale, zp))
     six = zp + int(np.floor(np.float32(6.0) / np.float32(scale) + np.float32(0.5)))
     assert (lo, hi) == (max(-128, zp), min(127, six))
-    lo, hi = prepare.activation_range(2, _out(scale, zp))
+    lo, hi = common.activation_range(2, _out(scale, zp))
     q = float(np.float32(1.0) / np.float32(scale))
     away = int(np.floor(q + 0.5))               # TfLiteRound: half away from zero (6/255
     assert (lo, hi) == (max(-128, zp - away), min(127, zp + away))   # gives exactly 42.5)
@@ -31,14 +32,14 @@ def test_padding_matches_tflite_definition():
             for stride in range(1, 4):
                 for dil in range(1, 3):
                     eff = (filt - 1) * dil + 1
-                    out, pad = prepare.padding(0, stride, dil, size, filt)       # SAME
+                    out, pad = common.padding(0, stride, dil, size, filt)       # SAME
                     assert out == -(-size // stride)
                     taps = [o * stride - pad + k * dil for o in range(out) for k in range(filt)]
                     # SAME pads the same or one less before than after
                     total = max(0, (out - 1) * stride + eff - size)
                     assert pad == total // 2 and min(taps) >= -pad
                     if size >= eff:
-                        out, pad = prepare.padding(1, stride, dil, size, filt)   # VALID
+                        out, pad = common.padding(1, stride, dil, size, filt)   # VALID
                         assert pad == 0 and (out - 1) * stride + eff <= size < out * stride + eff
 
 

@@ -25,10 +25,10 @@ _BY_CLASS = {
     "div": "sdiv udiv",
     "ld1": "ldr ldrh ldrsh ldrb ldrsb",
     "ldrd": "ldrd",
-    "ldm": "ldm pop",
+    "ldm": "ldm ldmdb pop",
     "st1": "str strh strb",
     "strd": "strd",
-    "stm": "stm push",
+    "stm": "stm stmdb push",
     "br": "b bl bx blx bcc cbz cbnz",
     "it": "it",
 }

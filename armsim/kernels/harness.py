@@ -12,16 +12,20 @@ Paths: ``simd`` (CMSIS-NN built with ARM_MATH_DSP), ``scalar`` (CMSIS-NN plain C
 `armsim.kernels.families` runs the CMSIS-NN entry point; `armsim.kernels.tflm` runs the reference.
 """
 import importlib
+import pkgutil
 from dataclasses import dataclass, field
 
 import numpy as np
 
 from armsim.cpu import machine
+from armsim.kernels import families as _families
 
 PATHS = ("simd", "scalar", "reference")
 TOOLCHAINS = ("gcc", "armclang")
-FAMILIES = ("conv", "depthwise_conv", "fully_connected", "avgpool", "maxpool", "softmax",
-            "elementwise_add", "elementwise_mul")
+#: one module per family in armsim/kernels/families/, named after the family; each has
+#: FUNCTIONS (entry points, the wrapper first), buffer_size, run_cmsis, run_reference (the
+#: TFLM port), ORACLE (numpy) and, where the output is not output_dims, output_count
+FAMILIES = tuple(sorted(i.name for i in pkgutil.iter_modules(_families.__path__)))
 
 _CONSTANTS = {"weights": np.int8, "bias": np.int32, "output_mult": np.int32,
               "output_shift": np.int32}
@@ -51,26 +55,19 @@ class Result:
         return sum(self.counts().values())
 
 
+def family(name):
+    """The module of family `name` (CaseError naming the known ones otherwise)."""
+    if name not in FAMILIES:
+        raise CaseError(f"unknown family {name!r} (known: {', '.join(FAMILIES)})")
+    return importlib.import_module(f"{_families.__name__}.{name}")
+
+
 def output_count(case):
-    family = case["family"]
-    if family == "softmax":
-        return case["num_rows"] * case["row_size"]
-    if family in ("elementwise_add", "elementwise_mul"):
-        return case["block_size"]
+    module = family(case.get("family"))
+    if hasattr(module, "output_count"):
+        return module.output_count(case)
     d = case["output_dims"]
     return d["n"] * d["h"] * d["w"] * d["c"]
-
-
-def family_module(family):
-    if family not in FAMILIES:
-        raise CaseError(f"unknown family {family!r} (known: {', '.join(FAMILIES)})")
-    return importlib.import_module(f"armsim.kernels.families.{family}")
-
-
-def reference_module(family):
-    if family not in FAMILIES:
-        raise CaseError(f"unknown family {family!r} (known: {', '.join(FAMILIES)})")
-    return importlib.import_module(f"armsim.kernels.tflm.{family}")
 
 
 def layout(case, scratch_bytes):
@@ -99,14 +96,9 @@ def run_case(case, path="simd", toolchain="gcc", function=None, tracer=None):
         raise CaseError(f"unknown path {path!r} (choose from {', '.join(PATHS)})")
     if toolchain not in TOOLCHAINS:
         raise CaseError(f"unknown toolchain {toolchain!r} (choose from {', '.join(TOOLCHAINS)})")
-    family = case.get("family")
+    module = family(case.get("family"))
     dsp, armclang = path == "simd", toolchain == "armclang"
-    if path == "reference":
-        module = reference_module(family)
-        scratch = 0
-    else:
-        module = family_module(family)
-        scratch = module.buffer_size(case, dsp, armclang)
+    scratch = 0 if path == "reference" else module.buffer_size(case, dsp, armclang)
     mem, addr = layout(case, scratch)
     m = machine.build(mem, dsp=dsp, armclang=armclang)
     try:
@@ -117,5 +109,5 @@ def run_case(case, path="simd", toolchain="gcc", function=None, tracer=None):
     except machine.MemoryFault as fault:
         raise machine.MemoryFault(machine.fault_message(m, mem.names)) from fault
     output = machine.read(m, addr["output"], output_count(case), np.int8)
-    return Result(case.get("case", "?"), family, path, toolchain, chain, output, m,
+    return Result(case.get("case", "?"), case["family"], path, toolchain, chain, output, m,
                   list(mem.names))

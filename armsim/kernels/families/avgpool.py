@@ -4,6 +4,8 @@ from armsim.kernels.cmsis_nn.arm_avgpool_get_buffer_sizes_s8 import buffer_size_
 from armsim.kernels.cmsis_nn.arm_avgpool_s8 import arm_avgpool_s8
 from armsim.kernels.families.maxpool import pool_args
 from armsim.kernels.harness import CaseError
+from armsim.kernels import oracle
+from armsim.kernels.tflm.avgpool import run_reference  # noqa: F401 (the reference path)
 
 FUNCTION = "arm_avgpool_s8"
 
@@ -22,3 +24,6 @@ def run_cmsis(m, case, addr, function, tracer):
     if status != 0:
         raise CaseError(f"{case.get('case', '?')}: arm_avgpool_s8 returned ARM_CMSIS_NN_ARG_ERROR")
     return [FUNCTION]
+
+
+ORACLE = oracle.avgpool

@@ -17,6 +17,8 @@ from armsim.kernels.cmsis_nn.arm_convolve_get_buffer_sizes_s8 import buffer_size
 from armsim.kernels.cmsis_nn.arm_convolve_s8 import arm_convolve_s8
 from armsim.kernels.cmsis_nn.arm_convolve_wrapper_s8 import arm_convolve_wrapper_s8
 from armsim.kernels.harness import CaseError
+from armsim.kernels import oracle
+from armsim.kernels.tflm.conv import run_reference  # noqa: F401 (the reference path)
 
 WRAPPER = "arm_convolve_wrapper_s8"
 FUNCTIONS = (WRAPPER, "arm_convolve_s8", "arm_convolve_1x1_s8_fast", "arm_convolve_1x1_s8",
@@ -93,3 +95,6 @@ def run_cmsis(m, case, addr, function, tracer):
     if status != 0:
         raise CaseError(f"{name}: {function} returned ARM_CMSIS_NN_ARG_ERROR for these parameters")
     return chain
+
+
+ORACLE = oracle.conv

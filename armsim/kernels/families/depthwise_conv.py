@@ -14,6 +14,8 @@ from armsim.kernels.cmsis_nn.arm_depthwise_conv_s8_opt import arm_depthwise_conv
 from armsim.kernels.cmsis_nn.arm_depthwise_conv_wrapper_s8 import (
     DISPATCH_3X3, DISPATCH_GENERIC, DISPATCH_OPT, DISPATCH_OPT_FALLBACK,
     arm_depthwise_conv_wrapper_s8)
+from armsim.kernels import oracle
+from armsim.kernels.tflm.depthwise_conv import run_reference  # noqa: F401 (the reference path)
 
 WRAPPER = "arm_depthwise_conv_wrapper_s8"
 K3X3 = "arm_depthwise_conv_3x3_s8"
@@ -79,3 +81,6 @@ def run_cmsis(m, case, addr, function, tracer):
     if status < 0:
         raise CaseError(f"{function}: ARM_CMSIS_NN_ARG_ERROR for case {case.get('case', '?')}")
     return chain
+
+
+ORACLE = oracle.depthwise_conv

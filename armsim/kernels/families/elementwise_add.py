@@ -2,6 +2,8 @@
 from armsim.cpu.kernel import run
 from armsim.kernels.cmsis_nn.arm_elementwise_add_s8 import arm_elementwise_add_s8
 from armsim.kernels.harness import CaseError
+from armsim.kernels import oracle
+from armsim.kernels.tflm.elementwise_add import run_reference  # noqa: F401 (the reference path)
 
 FUNCTION = "arm_elementwise_add_s8"
 
@@ -21,3 +23,10 @@ def run_cmsis(m, case, addr, function, tracer):
         c["out_shift"], c["out_activation_min"], c["out_activation_max"], c["block_size"],
         tracer=tracer)
     return [FUNCTION]
+
+
+ORACLE = oracle.elementwise_add
+
+
+def output_count(case):
+    return case["block_size"]

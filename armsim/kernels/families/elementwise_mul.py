@@ -2,6 +2,8 @@
 from armsim.cpu.kernel import run
 from armsim.kernels.cmsis_nn.arm_elementwise_mul_s8 import arm_elementwise_mul_s8
 from armsim.kernels.harness import CaseError
+from armsim.kernels import oracle
+from armsim.kernels.tflm.elementwise_mul import run_reference  # noqa: F401 (the reference path)
 
 FUNCTION = "arm_elementwise_mul_s8"
 
@@ -19,3 +21,10 @@ def run_cmsis(m, case, addr, function, tracer):
         c["input_2_offset"], addr["output"], c["out_offset"], c["out_mult"], c["out_shift"],
         c["out_activation_min"], c["out_activation_max"], c["block_size"], tracer=tracer)
     return [FUNCTION]
+
+
+ORACLE = oracle.elementwise_mul
+
+
+def output_count(case):
+    return case["block_size"]

@@ -10,6 +10,8 @@ from armsim.kernels.harness import CaseError
 
 FUNCTIONS = ("arm_fully_connected_s8", "arm_fully_connected_per_channel_s8",
              "arm_fully_connected_wrapper_s8")
+from armsim.kernels import oracle
+from armsim.kernels.tflm.fully_connected import run_reference  # noqa: F401 (the reference path)
 LEAF = {"arm_fully_connected_s8": "arm_nn_vec_mat_mult_t_s8",
         "arm_fully_connected_per_channel_s8": "arm_nn_vec_mat_mult_t_per_ch_s8"}
 
@@ -44,3 +46,6 @@ def run_cmsis(m, case, addr, function, tracer):
     kern = arm_fully_connected_per_channel_s8 if per_channel else arm_fully_connected_s8
     run(kern, m, *args, tracer=tracer)
     return [function, LEAF[function]]
+
+
+ORACLE = oracle.fully_connected

@@ -2,6 +2,8 @@
 from armsim.cpu.kernel import run
 from armsim.kernels.cmsis_nn.arm_max_pool_s8 import arm_max_pool_s8
 from armsim.kernels.harness import CaseError
+from armsim.kernels import oracle
+from armsim.kernels.tflm.maxpool import run_reference  # noqa: F401 (the reference path)
 
 FUNCTION = "arm_max_pool_s8"
 
@@ -27,3 +29,6 @@ def run_cmsis(m, case, addr, function, tracer):
     if status != 0:
         raise CaseError(f"{case.get('case', '?')}: arm_max_pool_s8 returned ARM_CMSIS_NN_ARG_ERROR")
     return [FUNCTION]
+
+
+ORACLE = oracle.maxpool

@@ -3,6 +3,8 @@ from armsim.cpu.kernel import run
 from armsim.kernels.cmsis_nn.arm_nn_softmax_common_s8 import arm_nn_softmax_common_s8
 from armsim.kernels.cmsis_nn.arm_softmax_s8 import arm_softmax_s8
 from armsim.kernels.harness import CaseError
+from armsim.kernels import oracle
+from armsim.kernels.tflm.softmax import run_reference  # noqa: F401 (the reference path)
 
 FUNCTIONS = ("arm_softmax_s8", "arm_nn_softmax_common_s8")
 
@@ -24,3 +26,10 @@ def run_cmsis(m, case, addr, function, tracer):
         return ["arm_softmax_s8", "arm_nn_softmax_common_s8"]
     run(arm_nn_softmax_common_s8, m, *args, tracer=tracer)
     return ["arm_nn_softmax_common_s8"]
+
+
+ORACLE = oracle.softmax
+
+
+def output_count(case):
+    return case["num_rows"] * case["row_size"]

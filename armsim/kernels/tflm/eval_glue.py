@@ -10,7 +10,8 @@ lookups, and for the reference RESHAPE ``ElementCount``/``TfLiteTypeSizeOf``.
 
 This module executes that glue on the machine, one call per function, each function a
 straight-line block of the size the measurements give for it (``functions_top``, gcc -O2,
-tflite-micro 90b983c; the figures are per call and cited below).  The mnemonic mix
+tflite-micro 90b983c; the figures are per call and cited below; each operator's own Eval
+body and call counts are in its module, ``armsim.operators.<op>``, as an ``EvalGlue``).  The mnemonic mix
 inside a block is a model (loads from the op's structs, stores, moves/adds, a compare and
 branch, push/pop frame); the call structure (which functions run, how many times, how
 many dims each shape copies through newlib's memcpy) follows the Eval code.
@@ -28,63 +29,6 @@ MICRO_CONTEXT_GET_EVAL_TENSOR = 4   # MicroContextGetEvalTensor: 16 for 4 calls
 GET_EVAL_TENSOR = {True: 7, False: 8}   # MicroInterpreterContext::GetEvalTensor: 28 / 32 for 4
 GET_TENSOR_SHAPE = 11               # GetTensorShape: 44 for 4 calls (+ memcpy of the dims)
 GET_SCRATCH_BUFFER = 7              # MicroContextGetScratchBuffer 4 + ...::GetScratchBuffer 3
-
-# Eval bodies (the op's own functions, excluding the kernel), per path kind and dsp.
-# cmsis: Eval + EvalQuantized*; reference: *Eval + *ParamsQuantized + RuntimePaddingType.
-EVAL_BODY = {
-    ("CONV_2D", "cmsis"): (57 + 81, 58 + 82),       # Eval + EvalQuantizedPerChannel
-    ("DEPTHWISE_CONV_2D", "cmsis"): (56 + 105, 57 + 106),
-    ("FULLY_CONNECTED", "cmsis"): (44 + 86, 45 + 85),   # Eval + EvalQuantizedInt8
-    ("AVERAGE_POOL_2D", "cmsis"): (28 + 78, 29 + 71),   # AverageEval + AverageEvalQuantized
-    ("MAX_POOL_2D", "cmsis"): (28 + 78, 29 + 71),       # (same structure as average)
-    ("SOFTMAX", "cmsis"): (37, 36),                     # SoftmaxEval
-    ("ADD", "cmsis"): (30 + 165 + 43 + 52, 32 + 166 + 43 + 52),  # EvalAdd + EvalAddQuantizedInt8
-                                                        # + ProcessBroadcastShapes + memcmp
-    ("MUL", "cmsis"): (30 + 120, 32 + 121),             # (ADD's structure, no broadcast check)
-    ("CONV_2D", "reference"): (83 + 32 + 3, 83 + 32 + 3),   # ConvEval + ConvParamsQuantized
-    ("DEPTHWISE_CONV_2D", "reference"): (86 + 37 + 3, 86 + 37 + 3),
-    ("FULLY_CONNECTED", "reference"): (74 + 17, 74 + 17),   # FullyConnectedEval + ParamsQuantized
-    ("AVERAGE_POOL_2D", "reference"): (0, 0),           # AverageEval is the kernel itself
-    ("MAX_POOL_2D", "reference"): (0, 0),
-    ("SOFTMAX", "reference"): (48, 48),                 # SoftmaxEval
-    ("ADD", "reference"): (36 + 43 + 52 + 79, 36 + 43 + 52 + 79),   # AddEval + broadcast
-                                                        # shapes + memcmp + memset of params
-    ("MUL", "reference"): (36 + 79, 36 + 79),
-    ("RESHAPE", "reference"): (31 + 29 + 13, 31 + 29 + 13),  # EvalReshapeReference +
-                                                        # ElementCount + TfLiteTypeSizeOf
-    # Not in the measured models: the Eval body is not modelled (0), only the tensor
-    # accesses, shapes and scratch lookups their Eval code makes (CALLS below).
-    ("PAD", "reference"): (0, 0),
-    ("CONCATENATION", "reference"): (0, 0),
-    ("MEAN", "reference"): (0, 0),
-    ("QUANTIZE", "reference"): (0, 0),
-}
-
-# (eval inputs, eval outputs, shapes built with GetTensorShape, scratch lookups) per op/kind
-CALLS = {
-    ("CONV_2D", "cmsis"): (3, 1, 0, 0),
-    ("DEPTHWISE_CONV_2D", "cmsis"): (3, 1, 4, 0),
-    ("FULLY_CONNECTED", "cmsis"): (3, 1, 1, 0),
-    ("AVERAGE_POOL_2D", "cmsis"): (1, 1, 2, 1),
-    ("MAX_POOL_2D", "cmsis"): (1, 1, 2, 0),
-    ("SOFTMAX", "cmsis"): (1, 1, 0, 0),
-    ("ADD", "cmsis"): (2, 1, 5, 0),
-    ("MUL", "cmsis"): (2, 1, 3, 0),
-    ("CONV_2D", "reference"): (3, 1, 4, 0),
-    ("DEPTHWISE_CONV_2D", "reference"): (3, 1, 4, 0),
-    ("FULLY_CONNECTED", "reference"): (3, 1, 4, 0),
-    ("AVERAGE_POOL_2D", "reference"): (1, 1, 2, 0),
-    ("MAX_POOL_2D", "reference"): (1, 1, 2, 0),
-    ("SOFTMAX", "reference"): (1, 1, 2, 0),
-    ("ADD", "reference"): (2, 1, 5, 0),
-    ("MUL", "reference"): (2, 1, 3, 0),
-    ("RESHAPE", "reference"): (1, 1, 0, 0),
-    ("PAD", "reference"): (2, 1, 2, 0),            # input, paddings; Pad(input/output shape)
-    ("CONCATENATION", "reference"): (1, 1, 2, 0),  # per input: GetEvalInput + its shape
-    ("MEAN", "reference"): (2, 1, 0, 3),           # input, axis; temp_sum/iter/axis scratch
-    ("QUANTIZE", "reference"): (1, 1, 2, 0),       # MatchingFlatSize(input, output shapes)
-}
-
 
 @kernel
 def glue_function(m, size):
@@ -127,20 +71,21 @@ def get_tensor_shape(m, scratch_sram, nbytes):
     return 0
 
 
-def run_glue(m, op, kind, dims_of_shapes, scratch_sram, m4_build, tracer=None, n_inputs=None):
-    """Execute the Eval glue of `op` ("cmsis" or "reference" kernel) on machine `m`.
+def run_glue(m, op, glue, dims_of_shapes, scratch_sram, m4_build, tracer=None, n_inputs=None):
+    """Execute the Eval glue of `op` (its operator's `EvalGlue` for the kernel kind that ran,
+    or None: no glue modelled) on machine `m`.
 
-    `n_inputs`: CONCATENATION's input count.  `m4_build`: TFLM compiled for the Cortex-M4 (simd and reference paths) rather than the
-    Cortex-M3 (scalar path); the glue's size differs slightly between the two.
-    `dims_of_shapes` lists the rank of each tensor shape the Eval builds (RuntimeShape's
-    dims copied by memcpy: 4 bytes per dim); `scratch_sram` is a 16-byte SRAM scratch
-    address for those copies.  Returns the glue function names executed."""
-    key = (op, kind)
-    if key not in EVAL_BODY:
+    `n_inputs`: the input count of an Eval that builds one shape per input.  `m4_build`:
+    TFLM compiled for the Cortex-M4 (simd and reference paths) rather than the Cortex-M3
+    (scalar path); the glue's size differs slightly between the two.  `dims_of_shapes` lists
+    the rank of each tensor shape the Eval builds (RuntimeShape's dims copied by memcpy: 4
+    bytes per dim); `scratch_sram` is a 16-byte SRAM scratch address for those copies.
+    Returns the glue function names executed."""
+    if glue is None:
         return []
-    body = EVAL_BODY[key][0 if m4_build else 1]
-    n_in, n_out, n_shapes, n_scratch = CALLS[key]
-    if op == "CONCATENATION" and n_inputs:      # one input access and shape per input
+    body = glue.body[0 if m4_build else 1]
+    n_in, n_out, n_shapes, n_scratch = glue.calls
+    if glue.shapes_per_input and n_inputs:      # one input access and shape per input
         n_in, n_shapes = n_inputs, n_inputs + 1
     names = []
     if body:

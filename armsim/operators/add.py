@@ -1,0 +1,39 @@
+"""ADD: TFLM's Register_ADD() (cmsis_nn/add.cc, add.cc), Prepare as add_common.cc derives it
+(left shift 20, input and output multipliers from twice the larger input scale)."""
+from armsim.kernels.tflm.quantization_util import (QuantizationError,
+                                                   quantize_multiplier_smaller_than_one_exp)
+from armsim.operators import EvalGlue, Operator
+from armsim.operators.common import (Step, binary_operands, case_tag, error, tensor_scale,
+                                     tensor_zero_point)
+
+
+def prepare(model, op):
+    a, b, out, lo, hi = binary_operands(model, op)
+    left = 20
+    twice = 2 * float(max(tensor_scale(a), tensor_scale(b)))
+    try:
+        m1, s1 = quantize_multiplier_smaller_than_one_exp(float(tensor_scale(a)) / twice)
+        m2, s2 = quantize_multiplier_smaller_than_one_exp(float(tensor_scale(b)) / twice)
+        mo, so = quantize_multiplier_smaller_than_one_exp(
+            twice / ((1 << left) * float(tensor_scale(out))))
+    except QuantizationError as e:
+        raise error(model, op, str(e)) from None
+    case = {"case": case_tag(model, op), "family": "elementwise_add",
+            "input_1_offset": -tensor_zero_point(a), "input_1_mult": m1, "input_1_shift": s1,
+            "input_2_offset": -tensor_zero_point(b), "input_2_mult": m2, "input_2_shift": s2,
+            "left_shift": left, "out_offset": tensor_zero_point(out), "out_mult": mo,
+            "out_shift": so, "out_activation_min": lo, "out_activation_max": hi,
+            "block_size": out.size}
+    return Step(op.index, op.op, "elementwise_add", False, case,
+                {"input": a.index, "input2": b.index}, out.index, out.shape)
+
+
+OPERATOR = Operator(
+    name="ADD", max_version=5, prepare=prepare,
+    options="AddOptions", option_fields=("FusedActivationFunction",),
+    glue={"cmsis": EvalGlue((30 + 165 + 43 + 52, 32 + 166 + 43 + 52), (2, 1, 5, 0)),
+          # EvalAdd + EvalAddQuantizedInt8 + ProcessBroadcastShapes + memcmp
+          "reference": EvalGlue((36 + 43 + 52 + 79, 36 + 43 + 52 + 79), (2, 1, 5, 0))},
+          # AddEval + broadcast shapes + memcmp + memset of params
+    op_data=(8, 88, 88),       # TfLiteAddParams; OpDataAdd
+)

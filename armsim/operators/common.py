@@ -1,0 +1,196 @@
+"""What every operator's Prepare shares: the `Step` it returns and TFLM's helpers.
+
+Sources (tflite-micro 90b983c): kernel_util.cc (CalculateActivationRangeQuantized),
+padding.h (ComputePaddingHeightWidth), conv_common.cc / depthwise_conv_common.cc
+(PopulateConvolutionQuantizationParams) and the cmsis_nn/*.cc glue that fills the CMSIS-NN
+structs (input_offset = -input zero point, output_offset = output zero point).
+"""
+import os
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from armsim.kernels.tflm.quantization_util import QuantizationError, quantize_multiplier
+from armsim.kernels.tflm.quantization_util import tflite_round
+from armsim.model import ModelError
+
+ACTIVATIONS = {0: "NONE", 1: "RELU", 2: "RELU_N1_TO_1", 3: "RELU6"}
+_INT8_MIN, _INT8_MAX = -128, 127
+
+
+@dataclass
+class Step:
+    """One operator ready to run."""
+    index: int
+    op: str
+    family: str                 # harness family, or the reference module for REFERENCE_ONLY
+    reference_only: bool
+    case: dict
+    inputs: dict                # case field ("input", "input2", "inputs") -> tensor index
+    output: int                 # output tensor index
+    output_shape: tuple
+    macs: int = 0
+    host: bool = False          # float QUANTIZE/DEQUANTIZE: computed on the host, not simulated
+    extra: dict = field(default_factory=dict)
+
+
+def error(model, op, msg):
+    return ModelError(f"{file_name(model)}: {op.describe()}: {msg}")
+
+
+def file_name(model):
+    return os.path.basename(model.path)
+
+
+def tensor_scale(t):
+    """The per-tensor scale as the float TfLiteQuantizationParams.scale holds."""
+    return np.float32(t.scale[0]) if len(t.scale) else np.float32(0.0)
+
+
+def tensor_zero_point(t):
+    return int(t.zero_point[0]) if len(t.zero_point) else 0
+
+
+def activation_range(act, out, model=None, op=None):
+    """CalculateActivationRangeQuantized for an int8 output (kernel_util.cc)."""
+    scale, zp = tensor_scale(out), tensor_zero_point(out)
+
+    def quantize(f):   # zero_point + (int32)TfLiteRound(f / scale), in float
+        return zp + int(tflite_round(float(np.float32(f) / scale)))
+    name = ACTIVATIONS.get(act)
+    if name is None:
+        raise error(model, op, f"unsupported fused activation code {act}")
+    if name == "NONE":
+        return _INT8_MIN, _INT8_MAX
+    if name == "RELU":
+        return max(_INT8_MIN, quantize(0.0)), _INT8_MAX
+    if name == "RELU6":
+        return max(_INT8_MIN, quantize(0.0)), min(_INT8_MAX, quantize(6.0))
+    return max(_INT8_MIN, quantize(-1.0)), min(_INT8_MAX, quantize(1.0))
+
+
+def padding(pad_code, stride, dilation, in_size, filt):
+    """ComputePaddingHeightWidth for one dimension: (output size, pad before)."""
+    eff = (filt - 1) * dilation + 1
+    if pad_code == 0:   # SAME
+        out = (in_size + stride - 1) // stride
+    else:               # VALID
+        out = (in_size + stride - eff) // stride
+    total = max(0, (out - 1) * stride + eff - in_size)
+    return out, total // 2
+
+
+def per_channel_multipliers(model, op, inp, filt, out, channels):
+    """PopulateConvolutionQuantizationParams: per-channel (multiplier, shift) lists."""
+    in_scale, out_scale = tensor_scale(inp), tensor_scale(out)
+    scales = filt.scale
+    if len(scales) not in (1, channels):
+        raise error(model, op, f"{filt.describe()} has {len(scales)} scales for {channels} "
+                              f"output channels")
+    mults, shifts = [], []
+    for c in range(channels):
+        fs = float(np.float32(scales[c if len(scales) > 1 else 0]))
+        eff = float(in_scale) * fs / float(out_scale)
+        try:
+            q, s = quantize_multiplier(eff)
+        except QuantizationError as e:
+            raise error(model, op, f"channel {c}: {e}") from None
+        mults.append(q)
+        shifts.append(s)
+    return mults, shifts
+
+
+def input_tensor(model, op, pos, what, required=True):
+    idx = op.inputs[pos] if pos < len(op.inputs) else -1
+    if idx < 0:
+        if required:
+            raise error(model, op, f"missing {what} (input {pos})")
+        return None
+    return model.tensors[idx]
+
+
+def require_int8(model, op, t, what):
+    if t.type != "INT8":
+        kind = {"FLOAT32": "float", "FLOAT16": "float", "INT16": "int16"}.get(t.type, t.type)
+        raise error(model, op, f"{what} {t.describe()} is {t.type} ({kind} model?): armsim "
+                              f"runs int8-quantized models only")
+    if not len(t.scale):
+        raise error(model, op, f"{what} {t.describe()} has no quantization parameters")
+
+
+def require_rank(model, op, t, n, what):
+    if len(t.shape) != n:
+        raise error(model, op, f"{what} {t.describe()} has shape {list(t.shape)}, expected "
+                              f"{n} dimensions")
+
+
+def dims(shape):
+    n, h, w, c = shape
+    return {"n": int(n), "h": int(h), "w": int(w), "c": int(c)}
+
+
+def bias_values(model, op, bias, channels):
+    if bias is None:
+        return [0] * channels, True
+    if bias.type != "INT32" or bias.data is None:
+        raise error(model, op, f"bias {bias.describe()} must be a constant INT32 tensor")
+    if bias.size != channels:
+        raise error(model, op, f"bias {bias.describe()} has {bias.size} values for {channels} "
+                              f"output channels")
+    return [int(v) for v in bias.data.ravel()], False
+
+
+def weights_values(model, op, w):
+    if w.data is None:
+        raise error(model, op, f"weights {w.describe()} are not constant")
+    if w.type != "INT8":
+        raise error(model, op, f"weights {w.describe()} are {w.type}; armsim needs int8 weights")
+    if len(w.zero_point) and np.any(w.zero_point != 0) and op.op != "FULLY_CONNECTED":
+        raise error(model, op, f"weights {w.describe()} have a non-zero zero point")
+    return w.data.ravel().astype(np.int8)
+
+
+def conv_tensors(model, op):
+    """CONV_2D and DEPTHWISE_CONV_2D operands: (input, filter, bias or None, output); int8
+    rank-4 activations, a rank-4 filter."""
+    inp, filt = input_tensor(model, op, 0, "input"), input_tensor(model, op, 1, "filter")
+    bias = input_tensor(model, op, 2, "bias", required=False)
+    out = model.tensors[op.outputs[0]]
+    for t, what in ((inp, "input"), (out, "output")):
+        require_int8(model, op, t, what)
+        require_rank(model, op, t, 4, what)
+    require_rank(model, op, filt, 4, "filter")
+    return inp, filt, bias, out
+
+
+def conv_geometry(model, op, inp, fh, fw, out, oc):
+    """Both convolutions' padding (ComputePaddingHeightWidth) and the output shape Prepare
+    requires; returns (oh, ow, the params' stride/padding/dilation entries)."""
+    o = op.options
+    n, ih, iw, _ = inp.shape
+    oh, ph = padding(o["Padding"], o["StrideH"], o["DilationHFactor"], ih, fh)
+    ow, pw = padding(o["Padding"], o["StrideW"], o["DilationWFactor"], iw, fw)
+    if out.shape != (n, oh, ow, oc):
+        raise error(model, op, f"output {out.describe()} has shape {list(out.shape)}, Prepare "
+                              f"computes {[n, oh, ow, oc]}")
+    return oh, ow, {"stride": {"h": o["StrideH"], "w": o["StrideW"]},
+                    "padding": {"h": ph, "w": pw},
+                    "dilation": {"h": o["DilationHFactor"], "w": o["DilationWFactor"]}}
+
+
+def case_tag(model, op):
+    """The case name of an op: model, op index and builtin name."""
+    return f"{model.name}:{op.index}:{op.op}"
+
+
+def binary_operands(model, op):
+    """ADD / MUL operands: (input1, input2, output, activation min, max); int8, equal shapes."""
+    a, b = input_tensor(model, op, 0, "input1"), input_tensor(model, op, 1, "input2")
+    out = model.tensors[op.outputs[0]]
+    for t, what in ((a, "input1"), (b, "input2"), (out, "output")):
+        require_int8(model, op, t, what)
+    if a.shape != b.shape or a.shape != out.shape:
+        raise error(model, op, f"broadcasting {list(a.shape)} with {list(b.shape)} is not "
+                               f"supported (shapes must be equal)")
+    lo, hi = activation_range(op.options["FusedActivationFunction"], out, model, op)
+    return a, b, out, lo, hi

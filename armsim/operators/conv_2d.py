@@ -1,0 +1,47 @@
+"""CONV_2D: TFLM's Register_CONV_2D() with its CMSIS-NN Eval (cmsis_nn/conv.cc) and
+reference Eval (conv.cc), Prepare as conv_common.cc derives the kernel parameters."""
+from armsim.operators import EvalGlue, Operator
+from armsim.operators.common import (Step, activation_range, bias_values, case_tag,
+                                     conv_geometry, conv_tensors, dims, error,
+                                     per_channel_multipliers, tensor_zero_point, weights_values)
+
+
+def prepare(model, op):
+    inp, filt, bias, out = conv_tensors(model, op)
+    o = op.options
+    oc, fh, fw, fc = filt.shape
+    n, _, _, ic = inp.shape
+    if ic % fc:
+        raise error(model, op, f"input channels {ic} not a multiple of filter channels {fc}")
+    groups = ic // fc
+    if oc % groups:
+        raise error(model, op, f"{oc} output channels not divisible into {groups} groups")
+    oh, ow, geometry = conv_geometry(model, op, inp, fh, fw, out, oc)
+    mults, shifts = per_channel_multipliers(model, op, inp, filt, out, oc)
+    bias_v, null = bias_values(model, op, bias, oc)
+    lo, hi = activation_range(o["FusedActivationFunction"], out, model, op)
+    case = {
+        "case": case_tag(model, op), "family": "conv", "groups": groups,
+        "input_dims": dims(inp.shape), "filter_dims": {"n": oc, "h": fh, "w": fw, "c": fc},
+        "output_dims": dims(out.shape),
+        "conv_params": {"input_offset": -tensor_zero_point(inp), "output_offset": tensor_zero_point(out), **geometry,
+                        "activation": {"min": lo, "max": hi}},
+        "bias_is_null": null, "weights": weights_values(model, op, filt), "bias": bias_v,
+        "output_mult": mults, "output_shift": shifts,
+    }
+    macs = n * oh * ow * oc * fh * fw * fc
+    return Step(op.index, op.op, "conv", False, case, {"input": inp.index}, out.index,
+                out.shape, macs)
+
+
+OPERATOR = Operator(
+    name="CONV_2D", max_version=8, prepare=prepare,
+    options="Conv2DOptions",
+    option_fields=("Padding", "StrideW", "StrideH", "FusedActivationFunction", "DilationWFactor",
+                   "DilationHFactor"),
+    cmsis_entry="arm_convolve_wrapper_s8",
+    glue={"cmsis": EvalGlue((57 + 81, 58 + 82), (3, 1, 0, 0)),       # Eval + EvalQuantizedPerChannel
+          "reference": EvalGlue((83 + 32 + 3, 83 + 32 + 3), (3, 1, 4, 0))},
+          # ConvEval + ConvParamsQuantized + RuntimePaddingType
+    op_data=(24, 64, 64),      # TfLiteConvParams; OpDataConv
+)

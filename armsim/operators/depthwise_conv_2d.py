@@ -1,0 +1,44 @@
+"""DEPTHWISE_CONV_2D: TFLM's Register_DEPTHWISE_CONV_2D() (cmsis_nn/depthwise_conv.cc,
+depthwise_conv.cc), Prepare as depthwise_conv_common.cc derives the kernel parameters."""
+from armsim.operators import EvalGlue, Operator
+from armsim.operators.common import (Step, activation_range, bias_values, case_tag,
+                                     conv_geometry, conv_tensors, dims, error,
+                                     per_channel_multipliers, tensor_zero_point, weights_values)
+
+
+def prepare(model, op):
+    inp, filt, bias, out = conv_tensors(model, op)
+    o = op.options
+    _, fh, fw, oc = filt.shape
+    n, _, _, ic = inp.shape
+    if oc % ic:
+        raise error(model, op, f"{oc} output channels not a multiple of {ic} input channels")
+    ch_mult = oc // ic
+    oh, ow, geometry = conv_geometry(model, op, inp, fh, fw, out, oc)
+    mults, shifts = per_channel_multipliers(model, op, inp, filt, out, oc)
+    bias_v, null = bias_values(model, op, bias, oc)
+    lo, hi = activation_range(o["FusedActivationFunction"], out, model, op)
+    case = {
+        "case": case_tag(model, op), "family": "depthwise_conv",
+        "input_dims": dims(inp.shape), "filter_dims": {"n": 1, "h": fh, "w": fw, "c": oc},
+        "output_dims": dims(out.shape),
+        "dw_conv_params": {"input_offset": -tensor_zero_point(inp), "output_offset": tensor_zero_point(out),
+                           "ch_mult": ch_mult, **geometry, "activation": {"min": lo, "max": hi}},
+        "bias_is_null": null, "weights": weights_values(model, op, filt), "bias": bias_v,
+        "output_mult": mults, "output_shift": shifts,
+    }
+    macs = n * oh * ow * oc * fh * fw
+    return Step(op.index, op.op, "depthwise_conv", False, case, {"input": inp.index},
+                out.index, out.shape, macs)
+
+
+OPERATOR = Operator(
+    name="DEPTHWISE_CONV_2D", max_version=7, prepare=prepare,
+    options="DepthwiseConv2DOptions",
+    option_fields=("Padding", "StrideW", "StrideH", "DepthMultiplier", "FusedActivationFunction",
+                   "DilationWFactor", "DilationHFactor"),
+    cmsis_entry="arm_depthwise_conv_wrapper_s8",
+    glue={"cmsis": EvalGlue((56 + 105, 57 + 106), (3, 1, 4, 0)),
+          "reference": EvalGlue((86 + 37 + 3, 86 + 37 + 3), (3, 1, 4, 0))},
+    op_data=(28, 64, 64),      # TfLiteDepthwiseConvParams; OpDataConv
+)

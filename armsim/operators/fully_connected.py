@@ -1,0 +1,97 @@
+"""FULLY_CONNECTED: TFLM's Register_FULLY_CONNECTED() (cmsis_nn/fully_connected.cc,
+fully_connected.cc), Prepare as fully_connected_common.cc derives the kernel parameters
+(per-tensor GetQuantizedConvolutionMultipler, per-channel QuantizeMultiplier)."""
+import numpy as np
+
+from armsim.kernels.tflm.quantization_util import (QuantizationError, quantize_multiplier)
+from armsim.operators import EvalGlue, Operator
+from armsim.operators.common import (Step, activation_range, bias_values, case_tag, error,
+                                     input_tensor, per_channel_multipliers,
+                                     require_int8, require_rank, tensor_scale,
+                                     tensor_zero_point, weights_values)
+
+
+def prepare(model, op):
+    inp, filt = input_tensor(model, op, 0, "input"), input_tensor(model, op, 1, "weights")
+    bias = input_tensor(model, op, 2, "bias", required=False)
+    out = model.tensors[op.outputs[0]]
+    require_int8(model, op, inp, "input")
+    require_int8(model, op, out, "output")
+    require_rank(model, op, filt, 2, "weights")
+    if op.options.get("WeightsFormat", 0) != 0:
+        raise error(model, op, "shuffled weights format is not supported")
+    units, depth = filt.shape
+    if inp.size % depth:
+        raise error(model, op, f"input {inp.describe()} of {inp.size} values is not a multiple "
+                              f"of the accumulation depth {depth}")
+    if not 2 <= len(out.shape) <= 4 or out.shape[-1] != units:
+        raise error(model, op, f"output {out.describe()} has shape {list(out.shape)}, expected "
+                              f"[..., {units}]")
+    batches = out.size // units
+    if batches * depth != inp.size:
+        raise error(model, op, f"input {inp.describe()} holds {inp.size} values, {batches} "
+                              f"batches of depth {depth} need {batches * depth}")
+    bias_v, null = bias_values(model, op, bias, units)
+    lo, hi = activation_range(op.options["FusedActivationFunction"], out, model, op)
+    per_channel = len(filt.scale) > 1
+    case = {
+        "case": case_tag(model, op), "family": "fully_connected",
+        "input_dims": {"n": batches, "h": 1, "w": 1, "c": depth},
+        "filter_dims": {"n": depth, "h": 1, "w": 1, "c": units},
+        "output_dims": {"n": batches, "h": 1, "w": 1, "c": units},
+        "fc_params": {"input_offset": -tensor_zero_point(inp), "filter_offset": -tensor_zero_point(filt),
+                      "output_offset": tensor_zero_point(out), "activation": {"min": lo, "max": hi}},
+        "bias_is_null": null, "weights": weights_values(model, op, filt), "bias": bias_v,
+    }
+    if per_channel:
+        mults, shifts = per_channel_multipliers(model, op, inp, filt, out, units)
+        case["quant_params"] = {"per_channel": True}
+        case["output_mult"], case["output_shift"] = mults, shifts
+    else:
+        # GetQuantizedConvolutionMultipler: the float product input_scale * filter_scale
+        product = float(np.float32(tensor_scale(inp) * tensor_scale(filt)))
+        if bias is not None and len(bias.scale):
+            diff = abs(float(tensor_scale(inp)) * float(tensor_scale(filt)) - float(tensor_scale(bias)))
+            if diff / float(tensor_scale(out)) > 0.02:
+                raise error(model, op, f"bias {bias.describe()} scale does not match "
+                                      f"input_scale * filter_scale")
+        try:
+            q, s = quantize_multiplier(product / float(tensor_scale(out)))
+        except QuantizationError as e:
+            raise error(model, op, str(e)) from None
+        case["quant_params"] = {"per_channel": False, "multiplier": q, "shift": s}
+    step = Step(op.index, op.op, "fully_connected", False, case, {"input": inp.index},
+                out.index, out.shape, batches * units * depth)
+    if len(out.shape) > 2 and depth % 4 == 0 and tensor_zero_point(filt) == 0:
+        # cmsis_nn/fully_connected.cc: an output of more than 2 dims with a depth that is a
+        # multiple of 4 runs as arm_convolve_1x1_s8_fast (per-tensor quantization is faked
+        # per channel in an extra scratch buffer of 2 * 4 * output_depth bytes)
+        if per_channel:
+            mults, shifts = case["output_mult"], case["output_shift"]
+        else:
+            q = case["quant_params"]
+            mults, shifts = [q["multiplier"]] * units, [q["shift"]] * units
+        conv = {
+            "case": case["case"], "family": "conv", "groups": 1,
+            "input_dims": case["input_dims"], "filter_dims": {"n": units, "h": 1, "w": 1, "c": depth},
+            "output_dims": case["output_dims"],
+            "conv_params": {"input_offset": -tensor_zero_point(inp), "output_offset": tensor_zero_point(out),
+                            "stride": {"h": 1, "w": 1}, "padding": {"h": 0, "w": 0},
+                            "dilation": {"h": 1, "w": 1}, "activation": {"min": lo, "max": hi}},
+            "bias_is_null": null, "weights": case["weights"], "bias": bias_v,
+            "output_mult": mults, "output_shift": shifts,
+        }
+        step.extra = {"cmsis_case": conv, "cmsis_function": "arm_convolve_1x1_s8_fast",
+                      "extra_scratch": 0 if per_channel else 2 * 4 * units}
+    return step
+
+
+OPERATOR = Operator(
+    name="FULLY_CONNECTED", max_version=12, prepare=prepare,
+    options="FullyConnectedOptions",
+    option_fields=("FusedActivationFunction", "WeightsFormat", "KeepNumDims"),
+    cmsis_entry="arm_fully_connected_wrapper_s8",
+    glue={"cmsis": EvalGlue((44 + 86, 45 + 85), (3, 1, 1, 0)),       # Eval + EvalQuantizedInt8
+          "reference": EvalGlue((74 + 17, 74 + 17), (3, 1, 4, 0))},
+    op_data=(8, 80, 48),       # TfLiteFullyConnectedParams; OpDataFullyConnected
+)

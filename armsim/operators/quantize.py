@@ -1,0 +1,48 @@
+"""QUANTIZE: TFLM's Register_QUANTIZE() (quantize.cc, quantize_common.cc): int8 -> int8
+requantization on the machine (reference kernel on every path); float -> int8 on the host."""
+from armsim.kernels.tflm.quantization_util import (QuantizationError, quantize_multiplier)
+from armsim.operators import EvalGlue, Operator
+from armsim.operators.common import (Step, case_tag, error, input_tensor, require_int8,
+                                     tensor_scale, tensor_zero_point)
+
+
+def prepare(model, op):
+    inp = input_tensor(model, op, 0, "input")
+    out = model.tensors[op.outputs[0]]
+    require_int8(model, op, out, "output")
+    if inp.shape != out.shape:
+        raise error(model, op, "input and output shapes differ")
+    tag = case_tag(model, op)
+    if inp.type == "FLOAT32":
+        case = {"case": tag, "family": "quantize", "from": "FLOAT32",
+                "scale": float(tensor_scale(out)), "zero_point": tensor_zero_point(out), "size": out.size}
+        return Step(op.index, op.op, "quantize", True, case, {"input": inp.index}, out.index,
+                    out.shape, host=True)
+    require_int8(model, op, inp, "input")
+    try:
+        mult, shift = quantize_multiplier(float(tensor_scale(inp)) / float(tensor_scale(out)))
+    except QuantizationError as e:
+        raise error(model, op, str(e)) from None
+    case = {"case": tag, "family": "quantize", "from": "INT8", "input_zp": tensor_zero_point(inp),
+            "output_zp": tensor_zero_point(out), "multiplier": mult, "shift": shift, "size": out.size}
+    return Step(op.index, op.op, "quantize", True, case, {"input": inp.index}, out.index,
+                out.shape)
+
+
+def run_reference(m, case, addr, tracer=None):
+    from armsim.kernels.tflm import quantize
+    return quantize.run_reference(m, case, addr, tracer)
+
+
+def run_host(case, x):
+    from armsim.kernels.tflm import quantize
+    return quantize.host_quantize(case, x)
+
+
+OPERATOR = Operator(
+    name="QUANTIZE", max_version=3, prepare=prepare,
+    glue={"reference": EvalGlue((0, 0), (1, 1, 2, 0))},
+    op_data=(0, 24, 24),       # OpDataQuantizeReference
+    run_reference=run_reference,
+    run_host=run_host,
+)
