@@ -24,12 +24,14 @@ PATHS = ("simd", "scalar", "reference")
 TOOLCHAINS = ("gcc", "armclang")
 #: one module per family in armsim/kernels/families/, named after the family; each has
 #: FUNCTIONS (entry points, the wrapper first), buffer_size, run_cmsis, run_reference (the
-#: TFLM port), ORACLE (numpy) and, where the output is not output_dims, output_count
+#: TFLM port) and ORACLE (numpy), and where it differs from the defaults below: ARRAYS
+#: (case field -> (region, dtype) of the arrays it places), OUTPUT_DTYPE, output_count
 FAMILIES = tuple(sorted(i.name for i in pkgutil.iter_modules(_families.__path__)))
 
-_CONSTANTS = {"weights": np.int8, "bias": np.int32, "output_mult": np.int32,
-              "output_shift": np.int32}
-_ACTIVATIONS = {"input": np.int8, "input2": np.int8}
+#: activations in SRAM, constant data (weights, bias, per-channel quantization) in flash
+ARRAYS = {"input": ("sram", np.int8), "input2": ("sram", np.int8),
+          "weights": ("flash", np.int8), "bias": ("flash", np.int32),
+          "output_mult": ("flash", np.int32), "output_shift": ("flash", np.int32)}
 
 
 class CaseError(ValueError):
@@ -46,6 +48,7 @@ class Result:
     output: np.ndarray
     m: machine.Machine
     region_names: list = field(default_factory=list)
+    addr: dict = field(default_factory=dict)   # simulated address of each placed array
 
     def counts(self):
         return machine.counts(self.m)
@@ -75,15 +78,16 @@ def layout(case, scratch_bytes):
     mem = machine.Memory()
     mem.region("sram", machine.SRAM_BASE, 0).region("flash", machine.FLASH_BASE, 0)
     addr = {}
-    for name, dtype in _ACTIVATIONS.items():
-        if name in case:
-            addr[name] = mem.place("sram", np.asarray(case[name], dtype))
-    for name, dtype in _CONSTANTS.items():
-        if name in case:
-            addr[name] = mem.place("flash", np.asarray(case[name], dtype))
+    module = family(case.get("family"))
+    arrays = {**ARRAYS, **getattr(module, "ARRAYS", {})}
+    for region in ("sram", "flash"):          # activations first, as before
+        for name, (where, dtype) in arrays.items():
+            if where == region and name in case:
+                addr[name] = mem.place(region, np.asarray(case[name], dtype))
     if case.get("bias_is_null"):
         addr["bias"] = 0                      # a NULL bias pointer
-    addr["output"] = mem.place("sram", output_count(case))
+    out_dtype = np.dtype(getattr(module, "OUTPUT_DTYPE", np.int8))
+    addr["output"] = mem.place("sram", output_count(case) * out_dtype.itemsize)
     addr["scratch"] = mem.place("sram", scratch_bytes) if scratch_bytes else 0
     addr["scratch_bytes"] = scratch_bytes
     return mem, addr
@@ -108,6 +112,7 @@ def run_case(case, path="simd", toolchain="gcc", function=None, tracer=None):
             chain = module.run_cmsis(m, case, addr, function, tracer)
     except machine.MemoryFault as fault:
         raise machine.MemoryFault(machine.fault_message(m, mem.names)) from fault
-    output = machine.read(m, addr["output"], output_count(case), np.int8)
+    output = machine.read(m, addr["output"], output_count(case),
+                          getattr(module, "OUTPUT_DTYPE", np.int8))
     return Result(case.get("case", "?"), case["family"], path, toolchain, chain, output, m,
-                  list(mem.names))
+                  list(mem.names), addr)
