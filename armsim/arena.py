@@ -21,6 +21,7 @@ where a size depends on the TFLM build it is calibrated against the measured
 from dataclasses import dataclass, field
 
 from armsim import operators
+from armsim.build import Build
 from armsim.kernels import harness
 
 ALIGN = 16                       # MicroArenaBufferAlignment()
@@ -109,19 +110,21 @@ def greedy_plan(buffers):
     return max(b.offset + b.aligned for b in buffers)
 
 
-def scratch_bytes(step, path, toolchain="gcc"):
-    """The scratch buffer TFLM's Prepare requests for `step` on `path` (0: none)."""
-    if step.host or path == "reference" and not step.reference_only:
+def scratch_bytes(step, build):
+    """The scratch buffer TFLM's Prepare requests for `step` on `build` (0: none)."""
+    if step.host or not build.cmsis_nn and not step.reference_only:
         return 0
     if step.reference_only:
         return int(step.case.get("scratch_bytes", 0))   # MEAN's int32 temp_sum
     case = step.extra.get("cmsis_case", step.case)
     module = harness.family(case["family"])
-    return int(module.buffer_size(case, path == "simd", toolchain == "armclang"))
+    return int(module.buffer_size(case, build.dsp_extension, build.armclang))
 
 
-def plan(model, steps, path="simd", toolchain="gcc"):
-    """The arena `Plan` of `model` (its prepared `steps`) on `path`."""
+def plan(model, steps, build="simd", toolchain="gcc"):
+    """The arena `Plan` of `model` (its prepared `steps`) on `build` (a `Build`, or a path
+    name built with `toolchain`)."""
+    build = Build.of(build, toolchain)
     n_ops = len(model.operators)
     first, last = {}, {}
     for i in model.inputs:
@@ -147,12 +150,12 @@ def plan(model, steps, path="simd", toolchain="gcc"):
                               last[t.index]))
     n_scratch = 0
     for step in steps:
-        size = scratch_bytes(step, path, toolchain)
+        size = scratch_bytes(step, build)
         if size > 0:
             n_scratch += 1
             buffers.append(Buffer(f"scratch of op {step.index} {step.op}", "scratch",
                                   step.index, size, step.index, step.index))
-        extra = step.extra.get("extra_scratch", 0) if path != "reference" else 0
+        extra = step.extra.get("extra_scratch", 0) if build.cmsis_nn else 0
         if extra:          # FULLY_CONNECTED as conv 1x1: per-channel copies of the quant params
             n_scratch += 1
             buffers.append(Buffer(f"quant params of op {step.index} {step.op}", "scratch",
@@ -165,7 +168,7 @@ def plan(model, steps, path="simd", toolchain="gcc"):
         "op_data": 0,
         "scratch_handles": SCRATCH_HANDLE * n_scratch,
     }
-    col = 2 if path == "reference" else 1
+    col = 1 if build.cmsis_nn else 2
     for step in steps:
         params, *data = operators.get(step.op).op_data   # builtin params; OpData
         size = params + data[col - 1]

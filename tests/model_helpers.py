@@ -36,3 +36,20 @@ def tflm_reference(model_bytes, x):
     it.set_input(np.asarray(x), 0)
     it.invoke()
     return it.get_output(0)
+
+
+def tflm_outputs(model_bytes, inputs):
+    """Every graph output of the tflite-micro interpreter for `inputs` (one per graph input)."""
+    from tflite_micro.python.tflite_micro import runtime
+    it = runtime.Interpreter.from_bytes(model_bytes)
+    for k, x in enumerate(inputs):
+        it.set_input(np.asarray(x), k)
+    it.invoke()
+    n = len(modelgen_outputs(model_bytes))
+    return [it.get_output(k) for k in range(n)]
+
+
+def modelgen_outputs(model_bytes):
+    """The graph output tensor names of a .tflite model."""
+    from armsim import model
+    return [t.name for t in model.parse(model_bytes).output_tensors()]

@@ -17,15 +17,15 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from armsim.build import PATHS, TOOLCHAINS, Build, BuildError  # noqa: F401 (re-used by the CLI)
 from armsim.cpu import machine
 from armsim.kernels import families as _families
 
-PATHS = ("simd", "scalar", "reference")
-TOOLCHAINS = ("gcc", "armclang")
 #: one module per family in armsim/kernels/families/, named after the family; each has
 #: FUNCTIONS (entry points, the wrapper first), buffer_size, run_cmsis, run_reference (the
 #: TFLM port) and ORACLE (numpy), and where it differs from the defaults below: ARRAYS
-#: (case field -> (region, dtype) of the arrays it places), OUTPUT_DTYPE, output_count
+#: (case field -> (region, dtype) of the arrays it places), OUTPUT_DTYPE, output_count,
+#: reference_buffer_size (the scratch bytes TFLM's reference Prepare requests)
 FAMILIES = tuple(sorted(i.name for i in pkgutil.iter_modules(_families.__path__)))
 
 #: activations in SRAM, constant data (weights, bias, per-channel quantization) in flash
@@ -93,20 +93,23 @@ def layout(case, scratch_bytes):
     return mem, addr
 
 
-def run_case(case, path="simd", toolchain="gcc", function=None, tracer=None):
-    """Run `case` on `path`; `function` names the CMSIS-NN entry point (default: the
-    wrapper the model layer would call).  Returns a `Result`; raises CaseError."""
-    if path not in PATHS:
-        raise CaseError(f"unknown path {path!r} (choose from {', '.join(PATHS)})")
-    if toolchain not in TOOLCHAINS:
-        raise CaseError(f"unknown toolchain {toolchain!r} (choose from {', '.join(TOOLCHAINS)})")
-    module = family(case.get("family"))
-    dsp, armclang = path == "simd", toolchain == "armclang"
-    scratch = 0 if path == "reference" else module.buffer_size(case, dsp, armclang)
-    mem, addr = layout(case, scratch)
-    m = machine.build(mem, dsp=dsp, armclang=armclang)
+def run_case(case, build="simd", toolchain="gcc", function=None, tracer=None):
+    """Run `case` on `build` (a `Build`, or a path name built with `toolchain`); `function`
+    names the CMSIS-NN entry point (default: the wrapper the model layer would call).
+    Returns a `Result`; raises CaseError."""
     try:
-        if path == "reference":
+        build = Build.of(build, toolchain)
+    except BuildError as e:
+        raise CaseError(str(e)) from None
+    module = family(case.get("family"))
+    if build.cmsis_nn:
+        scratch = module.buffer_size(case, build.dsp_extension, build.armclang)
+    else:   # TFLM's reference Prepare may request a scratch buffer too
+        scratch = getattr(module, "reference_buffer_size", lambda case: 0)(case)
+    mem, addr = layout(case, scratch)
+    m = machine.build(mem, dsp=build.dsp_extension, armclang=build.armclang)
+    try:
+        if not build.cmsis_nn:
             chain = module.run_reference(m, case, addr, tracer)
         else:
             chain = module.run_cmsis(m, case, addr, function, tracer)
@@ -114,5 +117,6 @@ def run_case(case, path="simd", toolchain="gcc", function=None, tracer=None):
         raise machine.MemoryFault(machine.fault_message(m, mem.names)) from fault
     output = machine.read(m, addr["output"], output_count(case),
                           getattr(module, "OUTPUT_DTYPE", np.int8))
-    return Result(case.get("case", "?"), case["family"], path, toolchain, chain, output, m,
+    return Result(case.get("case", "?"), case["family"], build.path, build.toolchain, chain,
+                  output, m,
                   list(mem.names), addr)

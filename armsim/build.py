@@ -1,0 +1,72 @@
+"""Which firmware a run models: decoded once from the command line and passed down.
+
+The three paths are three builds of the same model (../shared/models/README.md):
+
+| path        | kernels                               | target (gcc -mcpu)          | newlib multilib  | measured build |
+|-------------|---------------------------------------|-----------------------------|------------------|----------------|
+| `simd`      | CMSIS-NN with ARM_MATH_DSP             | Cortex-M4 (ARMv7E-M, DSP)   | thumb/v7e-m/nofp | `dsp_O2`       |
+| `scalar`    | CMSIS-NN plain C                      | Cortex-M3 (ARMv7-M)         | thumb/v7-m/nofp  | `scalar_O2`    |
+| `reference` | TFLM reference kernels                | Cortex-M4 (ARMv7E-M, DSP)   | thumb/v7e-m/nofp | (models only)  |
+
+CMSIS-NN defines ARM_MATH_DSP exactly when the target has the DSP extension, so one fact,
+`dsp_extension`, selects both CMSIS-NN's SIMD code and newlib's ARMv7E-M memcpy/memset;
+the machine carries it as `Machine.dsp`.  `core` chooses the cycle table only: `cortex-m55`
+prices this DSP build, not the MVE (Helium) kernels real M55 firmware runs.
+"""
+from dataclasses import dataclass
+
+PATHS = ("simd", "scalar", "reference")
+TOOLCHAINS = ("gcc", "armclang")
+
+
+class BuildError(ValueError):
+    """An unknown path or toolchain."""
+
+
+@dataclass(frozen=True)
+class Build:
+    path: str = "simd"
+    toolchain: str = "gcc"
+    core: str = "cortex-m4"
+
+    def __post_init__(self):
+        if self.path not in PATHS:
+            raise BuildError(f"unknown path {self.path!r} (choose from {', '.join(PATHS)})")
+        if self.toolchain not in TOOLCHAINS:
+            raise BuildError(f"unknown toolchain {self.toolchain!r} "
+                             f"(choose from {', '.join(TOOLCHAINS)})")
+
+    @classmethod
+    def of(cls, build, toolchain="gcc"):
+        """`build` itself, or the Build of path name `build` with `toolchain`."""
+        return build if isinstance(build, cls) else cls(build, toolchain)
+
+    @property
+    def cmsis_nn(self):
+        """The op runs CMSIS-NN kernels (else TFLM's reference kernels)."""
+        return self.path != "reference"
+
+    @property
+    def dsp_extension(self):
+        """The target is ARMv7E-M (Cortex-M4): ARM_MATH_DSP and newlib's v7e-m multilib."""
+        return self.path != "scalar"
+
+    @property
+    def armclang(self):
+        return self.toolchain == "armclang"
+
+    @property
+    def multilib(self):
+        return "thumb/v7e-m/nofp" if self.dsp_extension else "thumb/v7-m/nofp"
+
+    @property
+    def measured_build(self):
+        """The build of ../shared/reference/*.json `measured` this path corresponds to."""
+        return {"simd": "dsp_O2", "scalar": "scalar_O2"}.get(self.path)
+
+    def describe(self):
+        kernels = {"simd": "CMSIS-NN (DSP/SIMD)", "scalar": "CMSIS-NN (plain C)",
+                   "reference": "TFLM reference kernels"}[self.path]
+        target = "Cortex-M4 code (ARMv7E-M)" if self.dsp_extension else \
+            "Cortex-M3 code (ARMv7-M)"
+        return f"{kernels}, {self.toolchain}, {target}, priced as {self.core}"
