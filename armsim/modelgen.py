@@ -55,6 +55,7 @@ OP_VERSIONS = {
     _BO.AVERAGE_POOL_2D: 2, _BO.MAX_POOL_2D: 2, _BO.SOFTMAX: 2, _BO.ADD: 2, _BO.MUL: 2,
     _BO.RESHAPE: 1, _BO.SQUEEZE: 1, _BO.MEAN: 2, _BO.PAD: 2, _BO.CONCATENATION: 2,
     _BO.QUANTIZE: 2, _BO.DEQUANTIZE: 2,
+    _BO.TRANSPOSE: 2, _BO.PADV2: 2, _BO.MAXIMUM: 2, _BO.MINIMUM: 2, _BO.BATCH_MATMUL: 1,
 }
 
 
@@ -408,6 +409,73 @@ class Graph:
                         name=f"{self.tensors[y].name}/paddings")
         opts = (tflite.PadOptionsStart, [], tflite.PadOptionsEnd)
         return self._op(_BO.PAD, [x, p], [y], _OPT.PadOptions, opts)
+
+    def transpose(self, x, perm, name=None):
+        """TRANSPOSE by `perm` (an int32 constant input); output dim k is input dim perm[k]."""
+        shape = self.shape(x)
+        if sorted(perm) != list(range(len(shape))):
+            raise ModelGenError(f"transpose: {list(perm)} is not a permutation of {shape}")
+        scale, zp = self.quant(x)
+        y = self.tensor([shape[p] for p in perm], "int8", scale, zp, name=name)
+        p = self.tensor((len(perm),), "int32", data=np.array(perm, np.int32),
+                        name=f"{self.tensors[y].name}/perm")
+        opts = (tflite.TransposeOptionsStart, [], tflite.TransposeOptionsEnd)
+        return self._op(_BO.TRANSPOSE, [x, p], [y], _OPT.TransposeOptions, opts)
+
+    def pad_v2(self, x, paddings, value, name=None):
+        """PADV2: PAD with the int8 `value` (a scalar constant input in the output's
+        quantization, as TFLM's Prepare requires)."""
+        shape = self.shape(x)
+        paddings = np.asarray(paddings, np.int32).reshape(len(shape), 2)
+        out = [s + int(p[0]) + int(p[1]) for s, p in zip(shape, paddings)]
+        scale, zp = self.quant(x)
+        y = self.tensor(out, "int8", scale, zp, name=name)
+        p = self.tensor((len(shape), 2), "int32", data=paddings,
+                        name=f"{self.tensors[y].name}/paddings")
+        v = self.tensor((), "int8", scale, zp, data=np.array(value, np.int8),
+                        name=f"{self.tensors[y].name}/constant_values")
+        opts = (tflite.PadV2OptionsStart, [], tflite.PadV2OptionsEnd)
+        return self._op(_BO.PADV2, [x, p, v], [y], _OPT.PadV2Options, opts)
+
+    def _max_min(self, code, a, b, name):
+        shape = self._binary_shape(a, b, name)
+        scale, zp = self.quant(a)
+        y = self.tensor(shape, "int8", scale, zp, name=name)
+        opts = (tflite.MaximumMinimumOptionsStart, [], tflite.MaximumMinimumOptionsEnd)
+        return self._op(code, [a, b], [y], _OPT.MaximumMinimumOptions, opts)
+
+    def maximum(self, a, b, name=None):
+        """MAXIMUM of two int8 tensors (broadcasting allowed; the output takes a's
+        quantization: the op compares raw values)."""
+        return self._max_min(_BO.MAXIMUM, a, b, name or f"maximum_{len(self.ops)}")
+
+    def minimum(self, a, b, name=None):
+        """MINIMUM, as `maximum`."""
+        return self._max_min(_BO.MINIMUM, a, b, name or f"minimum_{len(self.ops)}")
+
+    def batch_matmul(self, lhs, rhs, adj_x=False, adj_y=False, out_scale=None,
+                     out_zero_point=0, name=None):
+        """BATCH_MATMUL of int8 lhs and rhs (either may be a constant from `tensor`); batch
+        dimensions broadcast; `adj_x`/`adj_y` transpose the last two dims of lhs / rhs."""
+        name = name or f"batch_matmul_{len(self.ops)}"
+        sl, sr = self.shape(lhs), self.shape(rhs)
+        rows = sl[-1] if adj_x else sl[-2]
+        depth = sl[-2] if adj_x else sl[-1]
+        cols = sr[-2] if adj_y else sr[-1]
+        if depth != (sr[-1] if adj_y else sr[-2]):
+            raise ModelGenError(f"{name}: {sl} and {sr} do not multiply (adj_x={adj_x}, "
+                                f"adj_y={adj_y})")
+        try:
+            batch = tuple(np.broadcast_shapes(sl[:-2], sr[:-2]))
+        except ValueError:
+            raise ModelGenError(f"{name}: batch dims of {sl} and {sr} do not broadcast") from None
+        if out_scale is None:
+            out_scale = self.quant(lhs)[0] * self.quant(rhs)[0] * 74 * 74 * math.sqrt(depth) / 40
+        y = self._activation_out(batch + (rows, cols), out_scale, out_zero_point, name)
+        opts = (tflite.BatchMatMulOptionsStart, [(tflite.BatchMatMulOptionsAddAdjX, bool(adj_x)),
+                                                 (tflite.BatchMatMulOptionsAddAdjY, bool(adj_y))],
+                tflite.BatchMatMulOptionsEnd)
+        return self._op(_BO.BATCH_MATMUL, [lhs, rhs], [y], _OPT.BatchMatMulOptions, opts)
 
     def concatenation(self, xs, axis=-1, activation="NONE", name=None):
         """CONCATENATION; TFLM's int8 kernel needs equal input/output quantization, so the

