@@ -148,7 +148,7 @@ def test_ops_without_cmsis_port_are_reference_on_every_path():
     m = model.parse(_build(_shape_ops, 1), "shape_ops.tflite")
     for path in PATHS:
         prof = profiler.run(m, path)
-        assert all(o.reference for o in prof.ops)
+        assert all(o.reference == (o.op != "PAD" or path == "reference") for o in prof.ops)
         assert all(o.instructions > 0 and o.simulated for o in prof.ops)
 
 

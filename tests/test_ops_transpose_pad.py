@@ -79,3 +79,41 @@ def test_transpose_errors_name_the_op():
     g.output(y)
     with pytest.raises(ModelError, match="perm .* must be constant"):
         prepare(model.parse(g.build()))
+
+
+PADDINGS = [
+    ((2, 3, 4, 5), [[0, 0], [1, 1], [1, 1], [0, 0]]),     # image style (the row-copy path)
+    ((2, 3, 4, 5), [[1, 0], [0, 2], [3, 0], [1, 2]]),     # every dim, channels padded
+    ((1, 2, 2, 3), [[0, 0], [0, 0], [0, 0], [2, 1]]),     # channels only
+    ((3, 4, 5), [[1, 1], [0, 2], [1, 0]]),                # rank 3
+    ((4, 6), [[2, 0], [1, 3]]),                           # rank 2
+    ((5,), [[3, 2]]),                                     # rank 1
+    ((1, 2, 3, 4), [[0, 0], [0, 0], [0, 0], [0, 0]]),     # nothing to pad
+]
+
+
+@pytest.mark.parametrize("padv2", [False, True], ids=["PAD", "PADV2"])
+@pytest.mark.parametrize("shape,paddings", PADDINGS, ids=[f"p{k}" for k in range(len(PADDINGS))])
+def test_pad_matches_tflm(shape, paddings, padv2):
+    g = modelgen.Graph(seed=1)
+    x = g.input(shape, scale=0.03, zero_point=-7)
+    g.output(g.pad_v2(x, paddings, 93) if padv2 else g.pad(x, paddings))
+    profiles = _run_all_paths(g.build(), _input(shape, seed=2))
+    assert profiles["simd"].ops[0].kernel.startswith("arm_pad_s8")
+    assert profiles["scalar"].ops[0].kernel.startswith("arm_pad_s8")
+    assert profiles["reference"].ops[0].kernel.startswith("tflite::reference_ops::PadImpl")
+
+
+def test_pad_errors_name_the_op():
+    g = modelgen.Graph(seed=0)
+    x = g.input((1, 2, 2, 2, 2), scale=0.02, zero_point=0)
+    g.output(g.pad(x, [[0, 0]] * 4 + [[1, 1]]))
+    with pytest.raises(ModelError, match=r"PAD.*rank 5"):
+        prepare(model.parse(g.build()))
+    g = modelgen.Graph(seed=0)
+    x = g.input((2, 3), scale=0.02, zero_point=0)
+    y = g.pad_v2(x, [[1, 0], [0, 1]], 5)
+    g.tensors[g.ops[-1].inputs[2]].zero_point = 3             # not the output's zero point
+    g.output(y)
+    with pytest.raises(ModelError, match="constant_values .* scale and zero point"):
+        prepare(model.parse(g.build()))

@@ -1,7 +1,7 @@
 """TFLite Micro's reference PAD for int8 (reference_ops::PadImpl, pad.h).
 
-The shape is extended to PadKernelMaxDimensionCount() = 5 dims (the model layer gives the
-4-D NHWC form; the plane dim is 1 with no padding), then every output element is either
+The shape is extended to PadKernelMaxDimensionCount() = 5 dims (the case gives the 4-D
+form; the plane dim is 1 with no padding), then every output element is either
 the pad value (the output zero point) or the next input element:
 
     if (out_b < left_b_padding || out_b >= output_batch - right_b_padding || ... )
@@ -70,9 +70,11 @@ def pad_impl_s8(m, in_ptr, out_ptr, ob, oh, ow, od, lb, lh, lw, ld, rb, rh, rw, 
 
 
 def run_reference(m, case, addr, tracer=None):
-    b, h, w, d = case["input_shape"]
-    lb, lh, lw, ld = case["before"]
-    rb, rh, rw, rd = case["after"]
+    """A case in the vectors' schema (input_dims, pre_pad, post_pad, pad_value)."""
+    i, pre, post = case["input_dims"], case["pre_pad"], case["post_pad"]
+    b, h, w, d = (i[k] for k in "nhwc")
+    lb, lh, lw, ld = (pre[k] for k in "nhwc")
+    rb, rh, rw, rd = (post[k] for k in "nhwc")
     run(pad_impl_s8, m, addr["input"], addr["output"], b + lb + rb, h + lh + rh, w + lw + rw,
         d + ld + rd, lb, lh, lw, ld, rb, rh, rw, rd, case["pad_value"], tracer=tracer)
-    return ["PadImpl<int8_t>"]
+    return ["tflite::reference_ops::PadImpl<int8_t>"]
