@@ -6,8 +6,8 @@ execution order, after the option ranges every Prepare assumes.  Each returns a
 ../shared/cmsis_nn_vectors/README.md) that `armsim.kernels.harness.run_case` runs on any
 path, or, for ops without a CMSIS-NN port, the case their TFLM reference port runs.
 """
-from armsim import operators
-from armsim.operators.common import ACTIVATIONS, error
+from armsim import operators, tflm_host
+from armsim.operators.common import ACTIVATIONS, NotSimulated, Step, case_tag, error, file_name
 
 from .model import ModelError
 
@@ -20,10 +20,15 @@ def prepare(model):
 def _prepare_op(model, op):
     operator = operators.get(op.op)
     if operator is None:
-        raise error(model, op, "op not supported")
+        return host_step(model, op, "no kernel port in armsim")
+    if op.version > operator.max_version:
+        return host_step(model, op, f"version {op.version}: armsim ports versions "
+                                    f"1..{operator.max_version}")
     _check_options(model, op)
     try:
         return operator.prepare(model, op)
+    except NotSimulated as e:
+        return host_step(model, op, str(e))
     except ModelError:
         raise
     except (ArithmeticError, IndexError, KeyError, TypeError, ValueError) as e:
@@ -43,3 +48,18 @@ def _check_options(model, op):
     if "FusedActivationFunction" in o and o["FusedActivationFunction"] not in ACTIVATIONS:
         raise error(model, op, f"unsupported fused activation code "
                                f"{o['FusedActivationFunction']}")
+
+
+def host_step(model, op, reason):
+    """A step TFLM computes on the host (armsim.tflm_host); its Prepare runs now, so an op
+    TFLM refuses is a ModelError here, as it would be in TFLM's AllocateTensors."""
+    if not model.raw:
+        raise error(model, op, f"not simulated ({reason}) and the model's bytes are not "
+                               f"at hand to let TFLM compute it")
+    one_op = tflm_host.cut(model, op)
+    tflm_host.interpreter(one_op, f"{file_name(model)}: {op.describe()}")
+    out = model.tensors[op.outputs[0]]
+    inputs = [i for i in op.inputs if i >= 0 and not model.tensors[i].constant]
+    return Step(op.index, op.op, "tflm", True, {"case": case_tag(model, op), "reason": reason},
+                {"inputs": inputs}, out.index, out.shape, host=True,
+                extra={"tflm_model": one_op, "outputs": list(op.outputs), "reason": reason})

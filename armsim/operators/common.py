@@ -34,6 +34,11 @@ class Step:
     extra: dict = field(default_factory=dict)
 
 
+class NotSimulated(Exception):
+    """An op TFLM runs whose variant armsim has no kernel port for (a broadcast ADD, int16
+    activations): TFLM computes it on the host (armsim.tflm_host), marked not simulated."""
+
+
 def error(model, op, msg):
     return ModelError(f"{file_name(model)}: {op.describe()}: {msg}")
 
@@ -111,9 +116,8 @@ def input_tensor(model, op, pos, what, required=True):
 
 def require_int8(model, op, t, what):
     if t.type != "INT8":
-        kind = {"FLOAT32": "float", "FLOAT16": "float", "INT16": "int16"}.get(t.type, t.type)
-        raise error(model, op, f"{what} {t.describe()} is {t.type} ({kind} model?): armsim "
-                              f"runs int8-quantized models only")
+        raise NotSimulated(f"{what} {t.describe()} is {t.type}: armsim simulates the int8 "
+                           f"kernels of this op")
     if not len(t.scale):
         raise error(model, op, f"{what} {t.describe()} has no quantization parameters")
 
@@ -190,7 +194,7 @@ def binary_operands(model, op):
     for t, what in ((a, "input1"), (b, "input2"), (out, "output")):
         require_int8(model, op, t, what)
     if a.shape != b.shape or a.shape != out.shape:
-        raise error(model, op, f"broadcasting {list(a.shape)} with {list(b.shape)} is not "
-                               f"supported (shapes must be equal)")
+        raise NotSimulated(f"broadcasting {list(a.shape)} with {list(b.shape)}: armsim ports "
+                           f"the elementwise kernels only")
     lo, hi = activation_range(op.options["FusedActivationFunction"], out, model, op)
     return a, b, out, lo, hi
