@@ -8,6 +8,7 @@ indices, shapes, types, op resolution by builtin code and version.  Any problem 
 `ModelError` whose message is one line naming the file and the op or tensor.
 """
 import os
+import stat
 from dataclasses import dataclass, field
 
 import flatbuffers
@@ -29,6 +30,10 @@ _BUILTIN_NAMES = {getattr(tflite.BuiltinOperator, n): n for n in dir(tflite.Buil
 _TFL_IDENTIFIER = b"TFL3"
 # a sanity bound on one tensor (64 Mi elements): larger shapes are corrupt for a Cortex-M
 MAX_TENSOR_ELEMENTS = 1 << 26
+# the largest file `load` reads: one tensor of MAX_TENSOR_ELEMENTS 4-byte values (the widest
+# constant an int8 model holds, an int32 bias) -- a sanity bound like the one above
+MAX_MODEL_BYTES = 4 * MAX_TENSOR_ELEMENTS
+_INT8_RANGE = (-128, 127)
 
 
 class ModelError(ValueError):
@@ -99,23 +104,49 @@ class Model:
 
 
 def load(path):
-    """Read, validate and return the `Model` at `path`; raises ModelError."""
-    name = os.path.basename(str(path))
-    if not os.path.exists(path):
-        raise ModelError(f"{path}: no such file")
-    if os.path.isdir(path):
-        raise ModelError(f"{path}: is a directory, not a .tflite file")
+    """Read, validate and return the `Model` at `path`; raises ModelError.
+
+    Only a regular file is read, at most MAX_MODEL_BYTES of it: a directory, a device
+    (/dev/zero) or a FIFO is refused from its fstat, and the open itself is non-blocking, so
+    a FIFO without a writer cannot hang it."""
+    shown = printable(str(path))
+    too_big = f"{shown}: larger than {MAX_MODEL_BYTES} bytes, not a microcontroller model"
     try:
-        with open(path, "rb") as f:
-            buf = f.read()
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+    except FileNotFoundError:
+        raise ModelError(f"{shown}: no such file") from None
+    except (OSError, ValueError) as e:          # ValueError: a NUL byte in the path
+        raise ModelError(f"{shown}: cannot read ({getattr(e, 'strerror', None) or e})") \
+            from None
+    try:
+        mode = os.fstat(fd).st_mode
+        if stat.S_ISDIR(mode):
+            raise ModelError(f"{shown}: is a directory, not a .tflite file")
+        if not stat.S_ISREG(mode):
+            raise ModelError(f"{shown}: not a regular file (a device, FIFO or socket); "
+                             f"give a .tflite file")
+        if os.fstat(fd).st_size > MAX_MODEL_BYTES:
+            raise ModelError(too_big)
+        with os.fdopen(os.dup(fd), "rb") as f:
+            buf = f.read(MAX_MODEL_BYTES + 1)
     except OSError as e:
-        raise ModelError(f"{path}: cannot read ({e.strerror})") from None
+        raise ModelError(f"{shown}: cannot read ({e.strerror or e})") from None
+    finally:
+        os.close(fd)
+    if len(buf) > MAX_MODEL_BYTES:              # it grew while being read
+        raise ModelError(too_big)
     return parse(buf, str(path))
+
+
+def printable(text):
+    """`text` with control characters (NUL, newlines, ...) escaped: a corrupted name must
+    not break the one-line error that shows it."""
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
 
 
 def parse(buf, path="<memory>"):
     """Validate and decode the flatbuffer bytes `buf`."""
-    name = os.path.basename(path)
+    name = printable(os.path.basename(path))
     if len(buf) < 8:
         raise ModelError(f"{name}: truncated file ({len(buf)} bytes), not a TFLite flatbuffer")
     if buf[4:8] != _TFL_IDENTIFIER:
@@ -146,7 +177,7 @@ def _decode(buf, path, name):
     tensors = []
     for i in range(n_tensors):
         t = sg.Tensors(i)
-        tname = (t.Name() or b"").decode("utf-8", "replace")
+        tname = printable((t.Name() or b"").decode("utf-8", "replace"))
         what = f"{name}: tensor {i} '{tname}'"
         if t.Sparsity() is not None:
             raise ModelError(f"{what}: sparse tensors are not supported")
@@ -166,30 +197,17 @@ def _decode(buf, path, name):
                              f"buffers)")
         data = _buffer_data(fb, buf, b, what)
         tensor = Tensor(i, tname, shape, ttype, b, is_variable=bool(t.IsVariable()))
-        q = t.Quantization()
-        if q is not None:
-            if q.ScaleLength():
-                tensor.scale = q.ScaleAsNumpy().astype(np.float64)
-            if q.ZeroPointLength():
-                tensor.zero_point = q.ZeroPointAsNumpy().astype(np.int64)
-            tensor.quantized_dimension = q.QuantizedDimension()
-            if len(tensor.scale) != len(tensor.zero_point) and len(tensor.zero_point):
-                raise ModelError(f"{what}: {len(tensor.scale)} scales but "
-                                 f"{len(tensor.zero_point)} zero points")
-            if len(tensor.scale) > 1:
-                qd = tensor.quantized_dimension
-                if not 0 <= qd < len(shape) or shape[qd] != len(tensor.scale):
-                    raise ModelError(f"{what}: {len(tensor.scale)} per-channel scales do not "
-                                     f"match dimension {qd} of shape {list(shape)}")
+        _read_quantization(t.Quantization(), tensor, what)
         if data is not None and len(data):
             dtype = _DTYPES.get(ttype)
             if dtype is None:
                 raise ModelError(f"{what}: constant data of type {ttype} is not supported")
             need = int(np.prod(shape, dtype=np.int64)) * np.dtype(dtype).itemsize
-            if len(data) != need:
+            if len(data) < need:      # TFLM would read past the buffer
                 raise ModelError(f"{what}: buffer {b} holds {len(data)} bytes, shape "
                                  f"{list(shape)} of {ttype} needs {need}")
-            tensor.data = np.frombuffer(bytes(data), dtype).reshape(shape)
+            # a longer buffer is fine: TFLM points the tensor at its start
+            tensor.data = np.frombuffer(bytes(data[:need]), dtype).reshape(shape)
         tensors.append(tensor)
 
     def check_index(idx, what, optional):
@@ -217,10 +235,10 @@ def _decode(buf, path, name):
             raise ModelError(f"{name}: op {k}: opcode index {ci} out of range (model has "
                              f"{n_codes} operator codes)")
         code = fb.OperatorCodes(ci)
-        builtin = max(code.BuiltinCode(), code.DeprecatedBuiltinCode())
+        builtin = builtin_code(code)
         opname = _BUILTIN_NAMES.get(builtin)
         if builtin == tflite.BuiltinOperator.CUSTOM:
-            custom = (code.CustomCode() or b"?").decode("utf-8", "replace")
+            custom = printable((code.CustomCode() or b"?").decode("utf-8", "replace"))
             raise ModelError(f"{name}: op {k}: custom op '{custom}' is not supported")
         if opname is None:
             raise ModelError(f"{name}: op {k}: unknown builtin op code {builtin}")
@@ -264,16 +282,52 @@ def _check_offsets(buf, name):
         raise ModelError(f"{name}: truncated file (vtable runs past the end)")
 
 
+def builtin_code(code):
+    """TFLM's GetBuiltinCode (schema_utils.cc): max(builtin_code, deprecated_builtin_code) of
+    the raw fields.  The `tflite` bindings' BuiltinCode() already substitutes the deprecated
+    code below 127, so a MAX_POOL_2D (17) with a stray deprecated code 1 would read as
+    AVERAGE_POOL_2D; the int32 field is read directly here (absent: 0, its default)."""
+    field = code._tab.Offset(10)                     # OperatorCode.builtin_code
+    raw = code._tab.Get(flatbuffers.number_types.Int32Flags, field + code._tab.Pos) \
+        if field else 0
+    return max(raw, code.DeprecatedBuiltinCode())
+
+
+def _wrap_int32(v):
+    """static_cast<int32_t> of an int64 (TFLM's TfLiteQuantizationParams.zero_point)."""
+    return (int(v) + 2**31) % 2**32 - 2**31
+
+
+def _read_quantization(q, tensor, what):
+    """Quantization as TFLM's micro_allocator.cc reads it: only a tensor with both a scale
+    and a zero point is quantized (a scale alone is ignored); the zero points are int32
+    (truncated from the schema's int64); with fewer zero points than scales, every channel
+    takes the first.  Per-channel shapes are checked by the ops that use them (the filter's
+    in Conv/DepthwiseConv Prepare), never here: TFLM ignores a bias's quantized_dimension
+    (person_detect's bias has a wrong one)."""
+    if q is None or not q.ScaleLength() or not q.ZeroPointLength():
+        return
+    scales = q.ScaleAsNumpy().astype(np.float64)
+    zps = np.array([_wrap_int32(z) for z in q.ZeroPointAsNumpy()], np.int64)
+    if len(zps) != len(scales):
+        zps = np.full(len(scales), zps[0], np.int64)
+    if tensor.type == "INT8":
+        lo, hi = _INT8_RANGE
+        bad = zps[(zps < lo) | (zps > hi)]
+        if len(bad):
+            raise ModelError(f"{what}: zero point {int(bad[0])} outside the int8 range "
+                             f"[{lo}, {hi}] (int8 quantization spec)")
+    tensor.scale, tensor.zero_point = scales, zps
+    tensor.quantized_dimension = q.QuantizedDimension()
+
+
 def _buffer_data(fb, buf, b, what):
+    """A buffer's inline data, as TFLM's GetFlatbufferTensorBuffer reads it: `data` only.
+    TFLM ignores `offset`/`size` (data stored after the flatbuffer), so does armsim: such a
+    tensor has no constant data there either."""
     bf = fb.Buffers(b)
     if bf is None:
         return None
-    offset, size = bf.Offset(), bf.Size()
-    if offset > 1:                      # data stored after the flatbuffer (models > 2 GB)
-        if offset + size > len(buf):
-            raise ModelError(f"{what}: buffer {b} (offset {offset}, {size} bytes) lies "
-                             f"outside the file ({len(buf)} bytes)")
-        return buf[offset:offset + size]
     if bf.DataIsNone() or bf.DataLength() == 0:
         return None
     # the vector's extent: its start and length must lie inside the file

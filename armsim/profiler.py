@@ -168,7 +168,8 @@ def run_step(step, values, path, toolchain, tracer=None):
         cmsis = path != "reference"
         case = dict(step.extra["cmsis_case"] if cmsis and "cmsis_case" in step.extra
                     else step.case)
-        case["input"] = values[step.inputs["input"]].ravel()
+        if "input" in step.inputs:             # else a constant operand held in the case
+            case["input"] = values[step.inputs["input"]].ravel()
         if "input2" in step.inputs:
             case["input2"] = values[step.inputs["input2"]].ravel()
         function = (step.extra.get("cmsis_function") or operator.cmsis_entry) \

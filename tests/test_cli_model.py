@@ -135,3 +135,88 @@ def test_arena_command(tmp_path):
     plan = json.loads(jf.read_text())
     assert plan["total_bytes"] == plan["head_bytes"] + plan["tail_bytes"]
     assert all(b["offset"] % 16 == 0 for b in plan["buffers"])
+
+
+# --- writing outputs (armsim.cli.output): what the user gave is respected -----------------
+
+@pytest.fixture
+def tiny_input(tmp_path):
+    x = tmp_path / "x.npy"
+    np.save(x, np.zeros((1, 6, 6, 2), np.int8))
+    return x
+
+
+def _run_to(tiny, tiny_input, target):
+    return _invoke(["run", str(tiny), "--input", str(tiny_input), "--output", str(target),
+                    "--path", "simd"])
+
+
+def test_output_written_through_a_symlink(tiny, tiny_input, tmp_path):
+    real = tmp_path / "real.npy"
+    real.write_bytes(b"old")
+    link = tmp_path / "link.npy"
+    link.symlink_to(real)
+    r = _run_to(tiny, tiny_input, link)
+    assert r.exit_code == 0, r.output
+    assert link.is_symlink() and np.load(real).shape == (1, 5)
+
+
+def test_output_gets_the_umask_and_keeps_an_existing_mode(tiny, tiny_input, tmp_path):
+    import os
+    old = os.umask(0o027)
+    try:
+        new = tmp_path / "new.npy"
+        assert _run_to(tiny, tiny_input, new).exit_code == 0
+        assert new.stat().st_mode & 0o777 == 0o640          # 0666 & ~umask, not mkstemp's 0600
+        kept = tmp_path / "kept.npy"
+        kept.write_bytes(b"")
+        kept.chmod(0o604)
+        assert _run_to(tiny, tiny_input, kept).exit_code == 0
+        assert kept.stat().st_mode & 0o777 == 0o604
+    finally:
+        os.umask(old)
+
+
+@pytest.mark.parametrize("special", ["/dev/null", "/dev/full", "fifo", "directory"])
+def test_special_files_and_directories_are_refused(tiny, tiny_input, tmp_path, special):
+    import os
+    import stat
+    target = special
+    if special == "fifo":
+        target = tmp_path / "fifo"
+        os.mkfifo(target)
+    elif special == "directory":
+        target = tmp_path / "adir"
+        target.mkdir()
+    before = os.stat(target).st_mode
+    for args in (["run", str(tiny), "--input", str(tiny_input), "--output", str(target)],
+                 ["arena", str(tiny), "--json", str(target)]):
+        r = _invoke(args)
+        _assert_clean_failure(r, str(target))
+        assert stat.S_IFMT(os.stat(target).st_mode) == stat.S_IFMT(before)
+
+
+def test_unwritable_outputs_are_one_line(tiny, tiny_input, tmp_path, monkeypatch):
+    import errno
+    import os
+    long_name = tmp_path / ("n" * 250 + ".npy")        # its temporary sibling must still fit
+    r = _run_to(tiny, tiny_input, long_name)
+    assert r.exit_code == 0, r.output
+    assert long_name.exists()
+    _assert_clean_failure(_run_to(tiny, tiny_input, tmp_path / ("n" * 300)), "cannot write",
+                          "File name too long")
+    _assert_clean_failure(_run_to(tiny, tiny_input, "/proc/version"), "/proc/version",
+                          "cannot write")
+    _assert_clean_failure(_run_to(tiny, tiny_input, tmp_path / "no" / "dir.npy"),
+                          "does not exist")
+    real_open = os.open
+
+    def read_only_fs(path, flags, *a, **k):     # a read-only mount, without mounting one
+        if flags & os.O_CREAT:
+            raise OSError(errno.EROFS, os.strerror(errno.EROFS), path)
+        return real_open(path, flags, *a, **k)
+    monkeypatch.setattr(os, "open", read_only_fs)
+    target = tmp_path / "ro.npy"
+    _assert_clean_failure(_run_to(tiny, tiny_input, target), str(target),
+                          "Read-only file system")
+    assert not target.exists() and not [f for f in tmp_path.iterdir() if ".tmp" in f.name]

@@ -1,12 +1,11 @@
 """`armsim kernel CASE.json`: run one op case on the machine, check it, count it, price it."""
 import json
-import os
-import tempfile
 from pathlib import Path
 
 import click
 import numpy as np
 
+from armsim.cli import output
 from armsim.cpu import cores, machine
 
 # measured build that corresponds to each CMSIS-NN path (../shared/reference/README.md)
@@ -97,34 +96,9 @@ def run(case, case_file, path, toolchain, core, function=None, flash_wait_states
     return report
 
 
-def _out_directory(out):
-    directory = Path(out).parent
-    if not directory.is_dir():
-        _fail(f"{out}: directory {directory} does not exist")
-    return directory
-
-
 def write_json(report, out):
     """Write atomically: a complete file or none."""
-    out = Path(out)
-    directory = _out_directory(out)
-    try:
-        fd, tmp = tempfile.mkstemp(prefix=f".{out.name}.", dir=directory)
-    except OSError as e:
-        _fail(f"{out}: cannot write ({e.strerror or e})")
-    try:
-        with os.fdopen(fd, "w") as f:
-            json.dump(report, f, indent=2)
-            f.write("\n")
-        os.replace(tmp, out)
-    except OSError as e:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        _fail(f"{out}: cannot write ({e.strerror or e})")
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
+    output.write_text(out, json.dumps(report, indent=2) + "\n")
 
 
 def show(report):
@@ -203,7 +177,7 @@ def kernel(case_file, path, core, toolchain, function, flash_wait_states, json_o
     except ValueError as e:
         _fail(str(e))
     if json_out:
-        _out_directory(json_out)                 # fail before the run, not after
+        output.check(json_out)                   # fail before the run, not after
     case = load_case(case_file)
     report = run(case, case_file, path, toolchain, core, function, flash_wait_states)
     if json_out:

@@ -9,8 +9,6 @@ on failure).  The --json schema is documented in docs/json_schema.md.
 """
 import json
 import os
-import tempfile
-import time
 from pathlib import Path
 
 import click
@@ -22,6 +20,7 @@ from armsim import model as model_mod
 from armsim import prepare as prepare_mod
 from armsim import profiler as profile_mod
 from armsim.kernels import harness
+from armsim.cli import output
 
 CORES = tuple(cores.CORES)
 PATHS = harness.PATHS
@@ -58,45 +57,20 @@ def load_model(model_arg):
     return m, steps
 
 
-def _write_atomic(path, write):
-    """Write through a temporary file in the target directory, then rename."""
-    target = Path(path)
-    directory = target.parent if str(target.parent) else Path(".")
-    if not directory.is_dir():
-        _fail(f"{path}: directory {directory} does not exist")
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", dir=directory)
-    try:
-        with os.fdopen(fd, "wb") as f:
-            write(f)
-        os.replace(tmp, target)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
+def _check_outputs(*paths):
+    """Refuse unwritable output paths before the run, not after it."""
+    for p in paths:
+        if p:
+            output.check(p)
 
 
 def _write_json(path, obj):
-    _write_atomic(path, lambda f: f.write((json.dumps(obj, indent=1) + "\n").encode()))
+    output.write_text(path, json.dumps(obj, indent=1) + "\n")
 
 
 def _write_html(path, report):
-    try:
-        from armsim import report as report_mod
-    except ImportError:
-        _fail("--html: the HTML report writer (armsim.report) is not available")
-    target = Path(path)
-    directory = target.parent if str(target.parent) else Path(".")
-    if not directory.is_dir():
-        _fail(f"{path}: directory {directory} does not exist")
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".html", dir=directory)
-    os.close(fd)
-    try:
-        report_mod.write_html(report, tmp)
-        os.replace(tmp, target)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
+    from armsim import report as report_mod
+    output.write_text(path, report_mod.render_html(report))
 
 
 def _inputs(m, input_file):
@@ -194,12 +168,13 @@ def _common_options(f):
               help="simd: CMSIS-NN with DSP; scalar: CMSIS-NN plain C; reference: TFLM kernels")
 @click.option("--input", "input_file", type=click.Path(dir_okay=False),
               help=".npy input (default: seeded random)")
-@click.option("--json", "json_file", type=click.Path(dir_okay=False), help="write the profile as JSON")
-@click.option("--html", "html_file", type=click.Path(dir_okay=False), help="write an HTML report")
+@click.option("--json", "json_file", type=click.Path(), help="write the profile as JSON")
+@click.option("--html", "html_file", type=click.Path(), help="write an HTML report")
 def profile(model, core, toolchain, clock_mhz, flash_wait_states, path, input_file, json_file,
             html_file):
     """Per-op kernel path, MACs, instructions and cycles of MODEL (default: example model)."""
     _check_core(core)
+    _check_outputs(json_file, html_file)
     m, steps = load_model(model)
     inputs = _inputs(m, input_file)
     prof = _profile(m, steps, path, toolchain, core, clock_mhz, flash_wait_states, inputs)
@@ -249,13 +224,14 @@ def _print_profile(m, prof, plan):
 @_common_options
 @click.option("--input", "input_file", type=click.Path(dir_okay=False),
               help=".npy input (default: seeded random)")
-@click.option("--json", "json_file", type=click.Path(dir_okay=False),
+@click.option("--json", "json_file", type=click.Path(),
               help="write {path: profile} as JSON")
-@click.option("--html", "html_file", type=click.Path(dir_okay=False), help="write an HTML report")
+@click.option("--html", "html_file", type=click.Path(), help="write an HTML report")
 def compare(model, core, toolchain, clock_mhz, flash_wait_states, input_file, json_file,
             html_file):
     """SIMD vs scalar vs reference, per op and in total, with speed-ups."""
     _check_core(core)
+    _check_outputs(json_file, html_file)
     m, steps = load_model(model)
     inputs = _inputs(m, input_file)
     profs = {p: _profile(m, steps, p, toolchain, core, clock_mhz, flash_wait_states, inputs)
@@ -299,18 +275,19 @@ def compare(model, core, toolchain, clock_mhz, flash_wait_states, input_file, js
 @click.argument("model")
 @click.option("--input", "input_file", required=True, type=click.Path(dir_okay=False),
               help=".npy input matching the model's input tensor")
-@click.option("--output", "output_file", required=True, type=click.Path(dir_okay=False),
+@click.option("--output", "output_file", required=True, type=click.Path(),
               help=".npy file for the model's output")
 @click.option("--path", type=click.Choice(PATHS), default="simd", show_default=True)
 @click.option("--toolchain", type=click.Choice(harness.TOOLCHAINS), default="gcc",
               show_default=True)
 def run(model, input_file, output_file, path, toolchain):
     """Run MODEL on --input and write its output to --output (.npy)."""
+    _check_outputs(output_file)
     m, steps = load_model(model)
     inputs = _inputs(m, input_file)
     prof = _profile(m, steps, path, toolchain, "cortex-m4", 100.0, 0, inputs)
     out = prof.outputs[0]
-    _write_atomic(output_file, lambda f: np.save(f, out, allow_pickle=False))
+    output.write(output_file, lambda f: np.save(f, out, allow_pickle=False))
     _console().print(f"{output_file}: {out.dtype} {list(out.shape)} ({path}, "
                      f"{_fmt(prof.instructions)} instructions)")
 
@@ -320,9 +297,10 @@ def run(model, input_file, output_file, path, toolchain):
 @click.option("--path", type=click.Choice(PATHS), default="simd", show_default=True)
 @click.option("--toolchain", type=click.Choice(harness.TOOLCHAINS), default="gcc",
               show_default=True)
-@click.option("--json", "json_file", type=click.Path(dir_okay=False), help="write the plan as JSON")
+@click.option("--json", "json_file", type=click.Path(), help="write the plan as JSON")
 def arena(model, path, toolchain, json_file):
     """The arena plan: each buffer's offset and lifetime, head + tail = arena_used_bytes."""
+    _check_outputs(json_file)
     m, steps = load_model(model)
     plan = _arena(m, steps, path, toolchain)
     from rich.table import Table

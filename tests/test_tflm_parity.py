@@ -1,0 +1,147 @@
+"""Loader and Prepare parity with TFLite Micro: each disagreement a differential campaign found
+(issue 11), as a small model.  armsim either runs it bit-exactly like TFLM's interpreter on
+all three paths, or refuses it in one line naming the tensor / op and the rule -- never a
+third answer, never paths that disagree."""
+import numpy as np
+import pytest
+import tflite
+
+from armsim import modelgen
+import tflm_diff as td
+
+PATHS = ("simd", "scalar", "reference")
+
+
+def _x(shape, seed=0, dtype=np.int8):
+    return [np.random.default_rng(seed).integers(-128, 128, shape, dtype=dtype)]
+
+
+def assert_runs_like_tflm(data, inputs, tmp_path, paths=PATHS):
+    """TFLM runs the model and armsim's outputs equal TFLM's on every path."""
+    theirs = td.tflm_run(data, inputs)
+    assert theirs.kind == "ok", theirs.message
+    for path in paths:
+        ours = td.armsim_run(data, inputs, tmp_path, path)
+        assert ours.kind == "ok", f"{path}: {ours.message}"
+        for a, b in zip(ours.outputs, theirs.outputs):
+            assert a.dtype == b.dtype and a.shape == b.shape, (path, a.shape, b.shape)
+            assert np.array_equal(a, b), f"{path}: {int(np.sum(a != b))} of {a.size} differ"
+    return theirs.outputs
+
+
+def assert_refused(data, inputs, tmp_path, *needles, tflm_refuses=None):
+    """armsim refuses in one line containing `needles`; `tflm_refuses` True/False pins down
+    what TFLM does with the same model (False: a documented int8-spec refusal)."""
+    ours = td.armsim_run(data, inputs, tmp_path, "reference")
+    assert ours.kind == "refused", ours
+    for n in needles:
+        assert n in ours.message, ours.message
+    if tflm_refuses is not None:
+        theirs = td.tflm_run(data, inputs)
+        assert (theirs.kind == "refused") == tflm_refuses, theirs
+        if not tflm_refuses:
+            assert td.documented_refusal(ours.message), ours.message
+    return ours.message
+
+
+def _field_offset(table, slot):
+    return table._tab.Pos + table._tab.Offset(slot)
+
+
+# --- loader: operator codes, buffers, quantization -----------------------------------------
+
+def test_builtin_code_is_the_max_of_the_raw_fields(tmp_path):
+    """GetBuiltinCode: builtin_code 17 (MAX_POOL_2D) with a stray deprecated code 1
+    (AVERAGE_POOL_2D) is a max pool; the tflite bindings' BuiltinCode() returned 1."""
+    g = modelgen.Graph(seed=0)
+    g.output(g.max_pool2d(g.input((1, 8, 8, 3), scale=0.1, zero_point=-4), (2, 2)))
+    data = bytearray(g.build())
+    code = tflite.Model.GetRootAsModel(data, 0).OperatorCodes(0)
+    assert code.BuiltinCode() == 17
+    data[_field_offset(code, 4)] = tflite.BuiltinOperator.AVERAGE_POOL_2D
+    x = _x((1, 8, 8, 3))
+    out = assert_runs_like_tflm(bytes(data), x, tmp_path)
+    assert np.array_equal(out[0], x[0].reshape(1, 4, 2, 4, 2, 3).max(axis=(2, 4)))
+
+
+def test_buffer_with_inline_data_and_an_offset_reads_the_inline_data(tmp_path):
+    m = td.unpack(_conv_fc_model())
+    weights = m.subgraphs[0].tensors[1]                  # the conv filter
+    m.buffers[weights.buffer].offset, m.buffers[weights.buffer].size = 8, 72
+    assert_runs_like_tflm(td.pack(m), _x((1, 6, 6, 2)), tmp_path)
+
+
+def test_buffer_larger_than_the_shape_needs_runs(tmp_path):
+    m = td.unpack(_conv_fc_model())
+    b = m.buffers[m.subgraphs[0].tensors[1].buffer]
+    b.data = np.concatenate([b.data, np.arange(40, dtype=np.uint8)])
+    assert_runs_like_tflm(td.pack(m), _x((1, 6, 6, 2)), tmp_path)
+
+
+def test_buffer_smaller_than_the_shape_needs_is_refused(tmp_path):
+    m = td.unpack(_conv_fc_model())
+    b = m.buffers[m.subgraphs[0].tensors[1].buffer]
+    b.data = b.data[:-3]
+    assert_refused(td.pack(m), _x((1, 6, 6, 2)), tmp_path, "tensor 1", "holds", "needs")
+
+
+def test_a_scale_without_zero_point_is_not_quantized(tmp_path):
+    """TFLM (micro_allocator.cc) reads quantization only when both scale and zero point are
+    there: FULLY_CONNECTED weights with a scale alone have scale 0 -> multiplier 0."""
+    g = modelgen.Graph(seed=3)
+    g.output(g.fully_connected(g.input((1, 16), scale=0.05, zero_point=2), 6))
+    m = td.unpack(g.build())
+    m.subgraphs[0].tensors[1].quantization.zeroPoint = None
+    assert_runs_like_tflm(td.pack(m), _x((1, 16)), tmp_path)
+
+
+@pytest.mark.parametrize("zero_point", [32767, 2**31, -129])
+def test_zero_points_outside_int8_are_refused_naming_the_tensor(tmp_path, zero_point):
+    """TFLM runs them, CMSIS-NN's SIMD packing of offsets does not: refused, one rule."""
+    m = td.unpack(_conv_fc_model())
+    m.subgraphs[0].tensors[0].quantization.zeroPoint = np.array([zero_point], np.int64)
+    shown = zero_point if zero_point < 2**31 else -(2**31)     # TFLM's int32 truncation
+    assert_refused(td.pack(m), _x((1, 6, 6, 2)), tmp_path, "tensor 0 'x'",
+                   f"zero point {shown} outside the int8 range", tflm_refuses=False)
+
+
+def test_person_detect_bias_quantized_dimension_is_ignored(tmp_path):
+    """person_detect.tflite's first conv bias: 8 per-channel scales, quantized_dimension 3 on
+    a rank-1 [8] tensor.  TFLM never checks a bias's quantization; armsim refused it."""
+    g = modelgen.Graph(seed=5)
+    x = g.input((1, 9, 9, 3), scale=0.0078, zero_point=-1)
+    g.output(g.depthwise_conv2d(g.conv2d(x, 8, (3, 3), stride=(2, 2), per_channel=True,
+                                         activation="RELU6"), (3, 3), per_channel=True))
+    m = td.unpack(g.build())
+    for t in m.subgraphs[0].tensors:
+        if t.shape.tolist() == [8] and t.type == tflite.TensorType.INT32:
+            t.quantization.quantizedDimension = 3
+    assert_runs_like_tflm(td.pack(m), _x((1, 9, 9, 3)), tmp_path)
+
+
+def test_corrupted_tensor_name_stays_one_line(tmp_path):
+    m = td.unpack(_conv_fc_model())
+    t = m.subgraphs[0].tensors[1]
+    t.name = b"conv\x00weights\nline two\nline three"
+    b = m.buffers[t.buffer]
+    b.data = b.data[:5]
+    message = assert_refused(td.pack(m), _x((1, 6, 6, 2)), tmp_path)
+    assert "\x00" not in message and "conv\\x00weights\\nline two\\nline three" in message
+
+
+def test_rank0_input_keeps_its_shape(tmp_path):
+    """np.ascontiguousarray made a rank-0 input [1], which then failed the shape check."""
+    g = modelgen.Graph(seed=1)
+    x = g.input((), scale=0.1, zero_point=3)
+    g.output(g.quantize(x, 0.05, -2))
+    x0 = [np.array(-7, np.int8)]
+    out = assert_runs_like_tflm(g.build(), x0, tmp_path)
+    assert out[0].shape == ()
+
+
+def _conv_fc_model(seed=0):
+    g = modelgen.Graph(seed=seed)
+    x = g.input((1, 6, 6, 2), scale=0.02, zero_point=-3, name="x")
+    y = g.conv2d(x, 4, (3, 3), padding="SAME", activation="RELU", name="conv")
+    g.output(g.fully_connected(g.reshape(y, (1, -1), name="flat"), 5, name="fc"))
+    return g.build()
