@@ -92,6 +92,12 @@ def per_channel_multipliers(model, op, inp, filt, out, channels):
     if len(scales) not in (1, channels):
         raise error(model, op, f"{filt.describe()} has {len(scales)} scales for {channels} "
                               f"output channels")
+    axis = filt.quantized_dimension
+    if len(scales) > 1 and not (0 <= axis < len(filt.shape) and filt.shape[axis] == channels):
+        # kernel_util.cc: TF_LITE_ENSURE_EQ(num_channels, filter->dims->data[quantized_dimension])
+        raise error(model, op, f"{filt.describe()} is quantized per axis along dimension "
+                              f"{axis} of shape {list(filt.shape)}, not its {channels} output "
+                              f"channels")
     mults, shifts = [], []
     for c in range(channels):
         fs = float(np.float32(scales[c if len(scales) > 1 else 0]))
