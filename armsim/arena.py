@@ -111,13 +111,19 @@ def greedy_plan(buffers):
 
 
 def scratch_bytes(step, build):
-    """The scratch buffer TFLM's Prepare requests for `step` on `build` (0: none)."""
-    if step.host or not build.cmsis_nn and not step.reference_only:
+    """The scratch buffers TFLM's Prepare requests for `step` on `build`: one size, or a
+    list when the family's `buffer_sizes` names several (0: none)."""
+    if step.host:
         return 0
     if step.reference_only:
         return int(step.case.get("scratch_bytes", 0))   # MEAN's int32 temp_sum
+    if not build.cmsis_nn:   # a CMSIS-NN family's reference kernel may request one too
+        module = harness.family(step.case["family"])
+        return int(getattr(module, "reference_buffer_size", lambda case: 0)(step.case))
     case = step.extra.get("cmsis_case", step.case)
     module = harness.family(case["family"])
+    if hasattr(module, "buffer_sizes"):
+        return [int(size) for size in module.buffer_sizes(case)]
     return int(module.buffer_size(case, build.dsp_extension, build.armclang))
 
 
@@ -150,11 +156,13 @@ def plan(model, steps, build="simd", toolchain="gcc"):
                               last[t.index]))
     n_scratch = 0
     for step in steps:
-        size = scratch_bytes(step, build)
-        if size > 0:
-            n_scratch += 1
-            buffers.append(Buffer(f"scratch of op {step.index} {step.op}", "scratch",
-                                  step.index, size, step.index, step.index))
+        sizes = scratch_bytes(step, build)
+        for k, size in enumerate(sizes if isinstance(sizes, list) else [sizes]):
+            if size > 0:
+                n_scratch += 1
+                buffers.append(Buffer(f"scratch{' ' + str(k) if k else ''} of op {step.index} "
+                                      f"{step.op}", "scratch", step.index, size, step.index,
+                                      step.index))
         extra = step.extra.get("extra_scratch", 0) if build.cmsis_nn else 0
         if extra:          # FULLY_CONNECTED as conv 1x1: per-channel copies of the quant params
             n_scratch += 1
@@ -172,7 +180,7 @@ def plan(model, steps, build="simd", toolchain="gcc"):
     for step in steps:
         params, *data = operators.get(step.op).op_data   # builtin params; OpData
         size = params + data[col - 1]
-        if step.op in ("CONV_2D", "DEPTHWISE_CONV_2D") or (
+        if step.op in ("CONV_2D", "DEPTHWISE_CONV_2D", "TRANSPOSE_CONV") or (
                 step.op == "FULLY_CONNECTED" and step.case.get("quant_params", {}).get(
                     "per_channel")):
             size += 2 * 4 * step.output_shape[-1]    # per-channel multiplier + shift

@@ -56,6 +56,7 @@ OP_VERSIONS = {
     _BO.RESHAPE: 1, _BO.SQUEEZE: 1, _BO.MEAN: 2, _BO.PAD: 2, _BO.CONCATENATION: 2,
     _BO.QUANTIZE: 2, _BO.DEQUANTIZE: 2,
     _BO.TRANSPOSE: 2, _BO.PADV2: 2, _BO.MAXIMUM: 2, _BO.MINIMUM: 2, _BO.BATCH_MATMUL: 1,
+    _BO.TRANSPOSE_CONV: 3,
 }
 
 
@@ -476,6 +477,39 @@ class Graph:
                                                  (tflite.BatchMatMulOptionsAddAdjY, bool(adj_y))],
                 tflite.BatchMatMulOptionsEnd)
         return self._op(_BO.BATCH_MATMUL, [lhs, rhs], [y], _OPT.BatchMatMulOptions, opts)
+
+    def transpose_conv(self, x, out_channels, kernel=(3, 3), stride=(2, 2), padding="SAME",
+                       activation="NONE", weights=None, bias=None, weight_scale=None,
+                       per_channel=True, use_bias=True, out_scale=None, out_zero_point=0,
+                       name=None):
+        """TRANSPOSE_CONV; weights OHWI int8; output size as tf.nn.conv2d_transpose gives it
+        (SAME: input * stride, VALID: input * stride + max(kernel - stride, 0)); inputs
+        [output shape, weights, input, bias]."""
+        name = name or f"transpose_conv_{len(self.ops)}"
+        n, h, w_, c = self._nhwc(x, name)
+        kh, kw = _pair(kernel)
+        sh, sw = _pair(stride)
+        self._check_options(name, padding, activation)
+        if padding == "SAME":
+            oh, ow = h * sh, w_ * sw
+        else:
+            oh, ow = h * sh + max(kh - sh, 0), w_ * sw + max(kw - sw, 0)
+        wt, b, ws = self._mac_layer(x, weights, (out_channels, kh, kw, c), bias, out_channels,
+                                    kh * kw * c, weight_scale, per_channel, 0, use_bias, name)
+        if out_scale is None:
+            fan_in = max(1, (kh * kw * c) // (sh * sw))   # taps reaching one output, on average
+            out_scale = self._spread_scale(x, ws, fan_in)
+        shape = self.tensor((4,), "int32", data=np.array([n, oh, ow, out_channels], np.int32),
+                            name=f"{name}/output_shape")
+        y = self._activation_out((n, oh, ow, out_channels), out_scale, out_zero_point, name)
+        opts = (tflite.TransposeConvOptionsStart, [
+            (tflite.TransposeConvOptionsAddPadding, _PADDINGS[padding]),
+            (tflite.TransposeConvOptionsAddStrideW, sw),
+            (tflite.TransposeConvOptionsAddStrideH, sh),
+            (tflite.TransposeConvOptionsAddFusedActivationFunction, _ACTIVATIONS[activation])],
+            tflite.TransposeConvOptionsEnd)
+        inputs = [shape, wt, x] + ([b] if use_bias else [])
+        return self._op(_BO.TRANSPOSE_CONV, inputs, [y], _OPT.TransposeConvOptions, opts)
 
     def concatenation(self, xs, axis=-1, activation="NONE", name=None):
         """CONCATENATION; TFLM's int8 kernel needs equal input/output quantization, so the

@@ -284,3 +284,27 @@ def oracle(case):
 
 
 __all__ = ["oracle", "requantize", "srdhm", "rdbpot"]
+
+
+def transpose_conv(case):
+    """README transpose_conv: each input pixel scatters (input + input_offset) * weights
+    onto the stride-spaced output window; contributions outside output_dims dropped."""
+    n, h, w, c = _dims(case["input_dims"])
+    oc, fh, fw, _ = _dims(case["filter_dims"])
+    _, out_h, out_w, _ = _dims(case["output_dims"])
+    p = case["transpose_conv_params"]
+    sh, sw = p["stride"]["h"], p["stride"]["w"]
+    ph, pw = p["padding"]["h"], p["padding"]["w"]
+    x = np.asarray(case["input"], np.int64).reshape(n, h, w, c) + p["input_offset"]
+    wt = np.asarray(case["weights"], np.int64).reshape(oc, fh, fw, c)
+    # a full-size canvas with the padding before, cropped afterwards
+    full = np.zeros((n, (h - 1) * sh + fh + out_h, (w - 1) * sw + fw + out_w, oc), np.int64)
+    for ky in range(fh):
+        for kx in range(fw):
+            full[:, ky:ky + (h - 1) * sh + 1:sh, kx:kx + (w - 1) * sw + 1:sw, :] += \
+                x @ wt[:, ky, kx, :].T
+    acc = full[:, ph:ph + out_h, pw:pw + out_w, :]
+    acc = _wrap32(acc + _bias(case, oc))
+    mult, shift = _per_channel(case, oc)
+    y = requantize(acc, mult, shift) + p["output_offset"]
+    return _clamp8(y, p["activation"]["min"], p["activation"]["max"]).ravel()

@@ -19,9 +19,14 @@ column both are multiplied with the weights by arm_nn_mat_mult_kernel_s8_s16
 inline.  Dilation by tap address; groups by channel offset.
 
 Struct fields and the uint16_t locals the C keeps on the stack are `ldr_sp` (they are
-loads, but of the stack, not of a simulated region).  Only `upscale_dims == NULL` (what
-arm_convolve_wrapper_s8 and every test passes) is implemented: the transposed-conv
-upscale path is not ported.
+loads, but of the stack, not of a simulated region).  `upscale_dims` is NULL from
+arm_convolve_wrapper_s8 (`arm_convolve_s8`) and {0, stride_h, stride_w, 0} from
+arm_transpose_conv_wrapper_s8's reverse path (`convolve_s8_body` with upscale_h/w > 0): a
+stride-2 dimension reads the zero-upscaled input (y_rshift/x_rshift), each column starts
+as one `memset` of the whole tap window to -input_offset and only the taps on even
+upscaled rows/columns are copied.  The bookkeeping of that branch is fitted to
+../shared/reference tconv_s8_3x3x24_o8_k3_s2 (function `arm_convolve_s8`: dsp_O2 7,266,
+scalar_O2 7,080 instructions), not read off a disassembly.
 
 Address arithmetic is stepped (GCC strength-reduces the index products to adds), so the
 ops issued for it are `add`s.  The loop bookkeeping and the stack traffic of the many
@@ -34,7 +39,7 @@ are the real newlib code (kernels/libc.py) and match the measured memcpy/memset 
 exactly.
 """
 from armsim.cpu.kernel import kernel
-from armsim.cpu.ops import (add, and_, asr, b, bcc, bl, cbz, cmp, it, ldr, ldr_sp, ldrsb, ldrsh, mla, strd_sp,
+from armsim.cpu.ops import (add, and_, asr, b, bcc, bl, cbz, cmp, it, ldr, ldr_sp, ldrsb, ldrsh, lsr, mla, strd_sp,
                         mov, mul, pop_pc, push, smlad, strb, str_sp, sub, sxtb, udiv, mls)
 from armsim.kernels.minmax import max_lt, min_gt
 
@@ -55,12 +60,117 @@ GEMM_ROW_OFFSET = 2
 
 
 @kernel
+def _upscaled_column(m, im2col_buf, input_data, input_x, input_y, input_ch, kernel_x, kernel_y,
+                     kernel_ch, base_idx_x, base_idx_y, dilation_x, dilation_y, pad_val,
+                     y_rshift, x_rshift, input_x_rshifted):
+    """One im2col column of the upscaled input (y_rshift or x_rshift set): the whole window
+    set to -input_offset, then the taps that hit an input value copied.  input_x/input_y
+    are the upscaled extents.  Returns the advanced im2col_buf."""
+    # arm_memset_s8(im2col_buf, (int8_t)-input_offset, kernel_ch * kernel_x * kernel_y)
+    for _ in range(6):
+        ldr_sp(m)                                         # the branch's spilled locals
+    for _ in range(4):
+        str_sp(m)
+    mov(m, 0)
+    mov(m, 0)
+    window = mul(m, mul(m, kernel_ch, kernel_x), kernel_y)
+    mov(m, pad_val)
+    mov(m, im2col_buf)
+    bl(m)
+    memset(m, im2col_buf, pad_val, window)
+    row_bytes = mul(m, kernel_ch, kernel_x)
+    cmp(m, kernel_y, 0)
+    bcc(m, kernel_y <= 0)
+    for i_ker_y in range(kernel_y):
+        ldr_sp(m)
+        ldr_sp(m)
+        str_sp(m)
+        add(m, 0, 0)
+        k_y = add(m, base_idx_y, dilation_y * i_ker_y)    # k_y = base_idx_y + dilation_y * i_ker_y;
+        # if ((k_y < 0 || k_y >= input_y) || (k_y % 2 && y_rshift == 1))
+        skip = k_y < 0 or k_y >= input_y
+        cmp(m, k_y, 0)
+        bcc(m, k_y < 0)
+        if k_y >= 0:
+            cmp(m, k_y, input_y)
+            bcc(m, k_y >= input_y)
+            if k_y < input_y:
+                odd = and_(m, k_y, 1)                     # k_y % 2 (k_y >= 0 here)
+                cmp(m, odd, 0)
+                bcc(m, odd == 0)
+                if odd:
+                    cmp(m, y_rshift, 1)
+                    bcc(m, y_rshift == 1)
+                    skip = y_rshift == 1
+        if skip:
+            im2col_buf = add(m, im2col_buf, row_bytes)    # im2col_buf += kernel_ch * kernel_x;
+        else:
+            k_y_rshifted = asr(m, k_y, y_rshift)          # k_y >> y_rshift
+            row_ptr = mla(m, k_y_rshifted, input_x_rshifted, 0)
+            cmp(m, kernel_x, 0)
+            bcc(m, kernel_x <= 0)
+            for i_ker_x in range(kernel_x):
+                ldr_sp(m)                                 # uint16_t locals reloaded from the stack
+                ldr_sp(m)
+                ldr_sp(m)
+                mov(m, 0)
+                k_x = add(m, base_idx_x, dilation_x * i_ker_x)   # k_x = base_idx_x + dilation_x * i_ker_x;
+                # if ((k_x >= 0 && k_x < input_x) && ((k_x % 2 == 0) || x_rshift == 0))
+                copy = False
+                cmp(m, k_x, 0)
+                bcc(m, k_x < 0)
+                if k_x >= 0:
+                    cmp(m, k_x, input_x)
+                    bcc(m, k_x >= input_x)
+                    if k_x < input_x:
+                        odd = and_(m, k_x, 1)
+                        cmp(m, odd, 0)
+                        bcc(m, odd != 0)
+                        copy = odd == 0
+                        if odd:
+                            cmp(m, x_rshift, 0)
+                            bcc(m, x_rshift != 0)
+                            copy = x_rshift == 0
+                if copy:
+                    k_x_rshifted = asr(m, k_x, x_rshift)  # k_x >> x_rshift
+                    # arm_memcpy_s8(im2col_buf, input_data + (k_y_rshifted * input_x_rshifted
+                    #               + k_x_rshifted) * input_ch, kernel_ch)
+                    src = mla(m, add(m, row_ptr, k_x_rshifted), input_ch, input_data)
+                    mov(m, im2col_buf)
+                    mov(m, kernel_ch)
+                    bl(m)
+                    memcpy(m, im2col_buf, src, kernel_ch)
+                im2col_buf = add(m, im2col_buf, kernel_ch)  # im2col_buf += kernel_ch;
+                cmp(m, i_ker_x + 1, kernel_x)
+                bcc(m, i_ker_x + 1 < kernel_x)
+        cmp(m, i_ker_y + 1, kernel_y)
+        bcc(m, i_ker_y + 1 < kernel_y)
+    return im2col_buf
+
+
+@kernel
 def arm_convolve_s8(m, buf, input_batches, input_x, input_y, input_ch, kernel_x, kernel_y,
                     kernel_ch, output_x, output_y, output_ch, pad_x, pad_y, stride_x,
                     stride_y, dilation_x, dilation_y, out_offset, out_activation_min,
                     out_activation_max, input_offset, input_data, filter_data, bias_data,
                     output_mult, output_shift, output_data):
-    """Returns (status, gemm): status 0 or ARG_ERROR; gemm which GEMM kernel ran."""
+    """upscale_dims == NULL.  Returns (status, gemm): status 0 or ARG_ERROR; gemm which GEMM
+    kernel ran."""
+    return convolve_s8_body(m, buf, input_batches, input_x, input_y, input_ch, kernel_x,
+                            kernel_y, kernel_ch, output_x, output_y, output_ch, pad_x, pad_y,
+                            stride_x, stride_y, dilation_x, dilation_y, out_offset,
+                            out_activation_min, out_activation_max, input_offset, input_data,
+                            filter_data, bias_data, output_mult, output_shift, output_data,
+                            0, 0)
+
+
+@kernel
+def convolve_s8_body(m, buf, input_batches, input_x, input_y, input_ch, kernel_x, kernel_y,
+                     kernel_ch, output_x, output_y, output_ch, pad_x, pad_y, stride_x,
+                     stride_y, dilation_x, dilation_y, out_offset, out_activation_min,
+                     out_activation_max, input_offset, input_data, filter_data, bias_data,
+                     output_mult, output_shift, output_data, upscale_h, upscale_w):
+    """arm_convolve_s8 with upscale_dims {0, upscale_h, upscale_w, 0} (0, 0: NULL)."""
     push(m, 9)                                        # push {r4-r11, lr}
     sub(m, 0, 0)                                      # sub sp, #frame
     gemm = GEMM_NONE
@@ -90,9 +200,25 @@ def arm_convolve_s8(m, buf, input_batches, input_x, input_y, input_ch, kernel_x,
         add(m, 0, 0)
         pop_pc(m, 9)
         return ARG_ERROR, gemm
-    # upscale_dims == NULL: y_rshift = x_rshift = 0
-    cmp(m, 0, 0)                                      # if (upscale_dims)
-    bcc(m, False)
+    y_rshift = 0
+    x_rshift = 0
+    upscaled = upscale_h != 0
+    cmp(m, upscale_h, 0)                              # if (upscale_dims)
+    bcc(m, upscaled)                                  # (NULL falls through)
+    if upscaled:
+        ldr_sp(m)                                     # upscale_dims->h
+        ldr_sp(m)                                     # upscale_dims->w
+        cmp(m, upscale_h, 2)                          # y_rshift = upscale_dims->h == 2 ? 1 : 0;
+        y_rshift = 1 if upscale_h == 2 else 0
+        it(m, 0)
+        mov(m, y_rshift)
+        cmp(m, upscale_w, 2)                          # x_rshift = upscale_dims->w == 2 ? 1 : 0;
+        x_rshift = 1 if upscale_w == 2 else 0
+        it(m, 0)
+        mov(m, x_rshift)
+    input_x_rshifted = input_x
+    if upscaled:
+        input_x_rshifted = lsr(m, input_x, x_rshift)  # input_x_rshifted = input_x >> x_rshift;
     remainder = and_(m, rhs_cols, 3)                  # remainder = rhs_cols % 4;
     aligned_rhs_cols = rhs_cols
     it(m, remainder == 0)                             # the ADD fails when rhs_cols % 4 == 0
@@ -150,71 +276,78 @@ def arm_convolve_s8(m, buf, input_batches, input_x, input_y, input_ch, kernel_x,
                     ldr_sp(m)
                     ldr_sp(m)
                     base_idx_x = add(m, stride_x * i_out_x, -pad_x)  # base_idx_x = stride_x * i_out_x - pad_x;  (stepped)
-                    cmp(m, 0, 0)                      # if (y_rshift == 1 || x_rshift == 1)
-                    bcc(m, False)
-                    i_ker_y = 0
-                    cmp(m, kernel_y, 0)
-                    bcc(m, kernel_y <= 0)
-                    while i_ker_y < kernel_y:
-                        ldr_sp(m)
-                        k_y = add(m, base_idx_y, dilation_y * i_ker_y)  # k_y = base_idx_y + dilation_y * i_ker_y;  (stepped)
-                        k_x = mov(m, base_idx_x)
-                        # input_data + (k_y * input_x + k_x) * input_ch + i_group * kernel_ch, stepped
-                        row_ptr = add(m, input_data + (k_y * input_x) * input_ch + i_group * kernel_ch, 0)
-                        i_ker_x = 0
-                        cmp(m, kernel_x, 0)
-                        bcc(m, kernel_x <= 0)
-                        while i_ker_x < kernel_x:
-                            ldr_sp(m)                 # uint16_t locals reloaded from the stack
+                    rshifted = y_rshift == 1 or x_rshift == 1
+                    cmp(m, y_rshift | x_rshift, 0)          # if (y_rshift == 1 || x_rshift == 1)  (flags kept in a register)
+                    bcc(m, rshifted)
+                    if rshifted:
+                        im2col_buf = _upscaled_column(
+                            m, im2col_buf, input_data, input_x, input_y, input_ch, kernel_x, kernel_y,
+                            kernel_ch, base_idx_x, base_idx_y, dilation_x, dilation_y, pad_val, y_rshift,
+                            x_rshift, input_x_rshifted)
+                    else:
+                        i_ker_y = 0
+                        cmp(m, kernel_y, 0)
+                        bcc(m, kernel_y <= 0)
+                        while i_ker_y < kernel_y:
                             ldr_sp(m)
-                            ldr_sp(m)
-                            mov(m, im2col_buf)
-                            add(m, 0, 0)
-                            # if (k_y < 0 || k_y >= input_y || k_x < 0 || k_x >= input_x)
-                            pad = False
-                            cmp(m, k_y, 0)
-                            bcc(m, k_y < 0)
-                            if k_y < 0:
-                                pad = True
-                            else:
-                                cmp(m, k_y, input_y)
-                                bcc(m, k_y >= input_y)
-                                if k_y >= input_y:
+                            k_y = add(m, base_idx_y, dilation_y * i_ker_y)  # k_y = base_idx_y + dilation_y * i_ker_y;  (stepped)
+                            k_x = mov(m, base_idx_x)
+                            # input_data + (k_y * input_x + k_x) * input_ch + i_group * kernel_ch, stepped
+                            row_ptr = add(m, input_data + (k_y * input_x) * input_ch + i_group * kernel_ch, 0)
+                            i_ker_x = 0
+                            cmp(m, kernel_x, 0)
+                            bcc(m, kernel_x <= 0)
+                            while i_ker_x < kernel_x:
+                                ldr_sp(m)                 # uint16_t locals reloaded from the stack
+                                ldr_sp(m)
+                                ldr_sp(m)
+                                mov(m, im2col_buf)
+                                add(m, 0, 0)
+                                # if (k_y < 0 || k_y >= input_y || k_x < 0 || k_x >= input_x)
+                                pad = False
+                                cmp(m, k_y, 0)
+                                bcc(m, k_y < 0)
+                                if k_y < 0:
                                     pad = True
                                 else:
-                                    cmp(m, k_x, 0)
-                                    bcc(m, k_x < 0)
-                                    if k_x < 0:
+                                    cmp(m, k_y, input_y)
+                                    bcc(m, k_y >= input_y)
+                                    if k_y >= input_y:
                                         pad = True
                                     else:
-                                        cmp(m, k_x, input_x)
-                                        bcc(m, k_x >= input_x)
-                                        pad = k_x >= input_x
-                            if pad:
-                                # arm_memset_s8(im2col_buf, (int8_t)-input_offset, kernel_ch)
-                                mov(m, pad_val)
-                                mov(m, im2col_buf)
-                                mov(m, kernel_ch)
-                                bl(m)
-                                memset(m, im2col_buf, pad_val, kernel_ch)
-                                b(m)
-                            else:
-                                # arm_memcpy_s8(im2col_buf, input_data + (k_y * input_x + k_x) * input_ch
-                                #               + i_group * kernel_ch, kernel_ch)
-                                src = add(m, row_ptr, k_x * input_ch)
-                                mov(m, im2col_buf)
-                                mov(m, kernel_ch)
-                                bl(m)
-                                memcpy(m, im2col_buf, src, kernel_ch)
-                            im2col_buf = add(m, im2col_buf, kernel_ch)  # im2col_buf += kernel_ch;
-                            k_x = add(m, k_x, dilation_x)
-                            add(m, 0, 0)                  # k_x * input_ch, stepped
-                            i_ker_x = add(m, i_ker_x, 1)
-                            cmp(m, i_ker_x, kernel_x)
-                            bcc(m, i_ker_x < kernel_x)
-                        i_ker_y = add(m, i_ker_y, 1)
-                        cmp(m, i_ker_y, kernel_y)
-                        bcc(m, i_ker_y < kernel_y)
+                                        cmp(m, k_x, 0)
+                                        bcc(m, k_x < 0)
+                                        if k_x < 0:
+                                            pad = True
+                                        else:
+                                            cmp(m, k_x, input_x)
+                                            bcc(m, k_x >= input_x)
+                                            pad = k_x >= input_x
+                                if pad:
+                                    # arm_memset_s8(im2col_buf, (int8_t)-input_offset, kernel_ch)
+                                    mov(m, pad_val)
+                                    mov(m, im2col_buf)
+                                    mov(m, kernel_ch)
+                                    bl(m)
+                                    memset(m, im2col_buf, pad_val, kernel_ch)
+                                    b(m)
+                                else:
+                                    # arm_memcpy_s8(im2col_buf, input_data + (k_y * input_x + k_x) * input_ch
+                                    #               + i_group * kernel_ch, kernel_ch)
+                                    src = add(m, row_ptr, k_x * input_ch)
+                                    mov(m, im2col_buf)
+                                    mov(m, kernel_ch)
+                                    bl(m)
+                                    memcpy(m, im2col_buf, src, kernel_ch)
+                                im2col_buf = add(m, im2col_buf, kernel_ch)  # im2col_buf += kernel_ch;
+                                k_x = add(m, k_x, dilation_x)
+                                add(m, 0, 0)                  # k_x * input_ch, stepped
+                                i_ker_x = add(m, i_ker_x, 1)
+                                cmp(m, i_ker_x, kernel_x)
+                                bcc(m, i_ker_x < kernel_x)
+                            i_ker_y = add(m, i_ker_y, 1)
+                            cmp(m, i_ker_y, kernel_y)
+                            bcc(m, i_ker_y < kernel_y)
                     lhs_rows = add(m, lhs_rows, 1)    # lhs_rows++;
                     # copy one column with the input offset (int8 -> int16)
                     col_src = sub(m, im2col_buf, rhs_cols)
