@@ -145,3 +145,58 @@ def _conv_fc_model(seed=0):
     y = g.conv2d(x, 4, (3, 3), padding="SAME", activation="RELU", name="conv")
     g.output(g.fully_connected(g.reshape(y, (1, -1), name="flat"), 5, name="fc"))
     return g.build()
+
+
+# --- extreme scales, host QUANTIZE / DEQUANTIZE --------------------------------------------
+
+@pytest.mark.parametrize("out_scale", [1e-12, 1e-9])
+def test_requantize_left_shifts_beyond_31_are_refused(tmp_path, out_scale):
+    """A QUANTIZE int8 -> int8 with output scale 1e-12: multiplier 1e11, shift 37.  TFLM's
+    x86 build computed x * (1 << (37 & 31)); a Cortex-M computes x * 0.  1e-9 (shift 27) runs."""
+    g = modelgen.Graph(seed=1)
+    g.output(g.quantize(g.input((1, 16, 16, 1), scale=0.1, zero_point=3), out_scale, -2))
+    x = [np.arange(-128, 128, dtype=np.int8).reshape(1, 16, 16, 1)]
+    if out_scale == 1e-9:
+        assert_runs_like_tflm(g.build(), x, tmp_path)
+    else:
+        assert_refused(g.build(), x, tmp_path, "op 0 QUANTIZE", "left shift of 37",
+                       tflm_refuses=False)
+
+
+def test_huge_weight_scale_is_refused_naming_the_op(tmp_path):
+    g = modelgen.Graph(seed=1)
+    g.output(g.conv2d(g.input((1, 6, 6, 2), scale=0.02, zero_point=3), 4, (3, 3)))
+    g.tensors[1].scale = 1e38
+    assert_refused(g.build(), _x((1, 6, 6, 2)), tmp_path, "op 0 CONV_2D", "left shift",
+                   tflm_refuses=False)
+
+
+def test_negative_per_channel_scales_run_like_tflm(tmp_path):
+    g = modelgen.Graph(seed=1)
+    x = g.input((1, 6, 6, 2), scale=0.02, zero_point=3)
+    g.output(g.depthwise_conv2d(g.conv2d(x, 4, (3, 3), per_channel=True), (3, 3),
+                                per_channel=True))
+    for t in (1, 4):
+        g.tensors[t].scale = -np.asarray(g.tensors[t].scale)
+    assert_runs_like_tflm(g.build(), _x((1, 6, 6, 2)), tmp_path)
+
+
+def test_host_quantize_and_dequantize_match_tflm_without_warnings(tmp_path):
+    """float -> int8 with values far outside int32 after scaling (TFLM's interpreter gives
+    INT32_MIN there, then clamps) and int8 -> float products beyond float32: bit-exact, and
+    no RuntimeWarning from numpy on the way."""
+    import warnings
+    values = np.array([0, 1e10, -1e10, np.inf, -np.inf, np.nan, 3.4e38, 1.5, -2.5, 200],
+                      np.float32)
+    for scale, zp in ((0.1, 3), (1e-30, -5), (1e30, 0)):
+        g = modelgen.Graph()
+        g.output(g.quantize(g.input((10,), dtype="float32"), scale, zp))
+        with warnings.catch_warnings():
+            warnings.simplefilter("error", RuntimeWarning)
+            assert_runs_like_tflm(g.build(), [values], tmp_path, paths=("reference",))
+    g = modelgen.Graph()
+    g.output(g.dequantize(g.input((1, 16), scale=3e38, zero_point=0)))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", RuntimeWarning)
+        out = assert_runs_like_tflm(g.build(), _x((1, 16)), tmp_path, paths=("reference",))
+    assert np.isinf(out[0]).any()

@@ -1,8 +1,9 @@
 """TFLite Micro's QuantizeMultiplier family (tensorflow/lite/kernels/internal/quantization_util.cc).
 
 A real multiplier M is represented as ``quantized_multiplier * 2**(shift - 31)`` with
-``quantized_multiplier`` a Q31 value in [2**30, 2**31) (or 0).  TFLM computes it in one of
-two ways, selected at build time:
+``quantized_multiplier`` a Q31 value in [2**30, 2**31) (or 0), and ``shift`` at most
+MAX_LEFT_SHIFT (larger shifts are refused, see `quantize_multiplier`).  TFLM computes it in
+one of two ways, selected at build time:
 
 * default: ``q = std::frexp(M, &shift)``, ``q_fixed = TfLiteRound(q * 2**31)`` (round half
   away from zero) -- `quantize_multiplier_frexp`;
@@ -103,9 +104,26 @@ def quantize_multiplier_integer(double_multiplier):
     return _finish(q_fixed, shift)
 
 
+# MultiplyByQuantizedMultiplier (and CMSIS-NN's arm_nn_requantize) compute
+# ``x * (1 << left_shift)`` in 32-bit int: a shift of 32 or more is undefined behaviour, and
+# the platforms differ -- x86 (TFLM's Python interpreter) masks the count to 5 bits, a
+# Cortex-M's LSL by register gives 0 -- so no answer would be TFLM's.
+MAX_LEFT_SHIFT = 31
+
+
 def quantize_multiplier(double_multiplier):
-    """QuantizeMultiplier as the default TFLM build computes it: (multiplier, shift)."""
-    return quantize_multiplier_frexp(double_multiplier)
+    """QuantizeMultiplier as the default TFLM build computes it: (multiplier, shift).
+
+    A multiplier of 2**31 or more (a left shift beyond MAX_LEFT_SHIFT, e.g. a scale of 1e38
+    or a QUANTIZE output scale of 1e-12) raises QuantizationError: its requantization is
+    undefined in TFLM's C++."""
+    multiplier, shift = quantize_multiplier_frexp(double_multiplier)
+    if shift > MAX_LEFT_SHIFT:
+        raise QuantizationError(
+            f"effective scale {double_multiplier:.6g} needs a left shift of {shift}, beyond "
+            f"the {MAX_LEFT_SHIFT} bits MultiplyByQuantizedMultiplier can shift (undefined in "
+            f"TFLM's C++: x86 shifts by {shift % 32}, a Cortex-M by 0)")
+    return multiplier, shift
 
 
 def quantize_multiplier_greater_than_one(double_multiplier):
@@ -130,7 +148,7 @@ def quantize_multiplier_smaller_than_one_exp(double_multiplier):
     return multiplier, shift
 
 
-__all__ = ["QuantizationError", "integer_frexp", "quantize_multiplier",
+__all__ = ["MAX_LEFT_SHIFT", "QuantizationError", "integer_frexp", "quantize_multiplier",
            "quantize_multiplier_frexp", "quantize_multiplier_integer",
            "quantize_multiplier_greater_than_one", "quantize_multiplier_smaller_than_one_exp",
            "tflite_round"]

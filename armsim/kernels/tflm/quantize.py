@@ -46,10 +46,21 @@ def run_reference(m, case, addr, tracer=None):
 
 
 def host_quantize(case, x):
-    """float32 -> int8 AffineQuantize on the host (float arithmetic, round half away)."""
+    """float32 -> int8 AffineQuantize on the host, as TFLM's interpreter computes it:
+    ``clamp((int32_t)TfLiteRound(value / (float)scale) + zero_point)``.
+
+    The quotient is IEEE float32 division (a zero scale gives +/-inf or NaN, as in C); a
+    rounded quotient outside int32 (or NaN) converts, as x86's cvttss2si does in TFLM's
+    Python interpreter, to INT32_MIN (undefined in C++; a Cortex-M's VCVT would saturate);
+    the int32 sum wraps.  Computed explicitly, so numpy has nothing to warn about."""
     x = np.asarray(x, np.float32)
-    q = (x / np.float32(case["scale"])).astype(np.float64)   # the float quotient, exact
+    with np.errstate(divide="ignore", over="ignore", invalid="ignore"):
+        q = (x / np.float32(case["scale"])).astype(np.float64)   # the float quotient, exact
     a = np.abs(q)
     f = np.floor(a)
-    q = np.copysign(f + (a - f >= 0.5), q)                   # TfLiteRound: half away from 0
-    return np.clip(q.astype(np.int64) + case["zero_point"], -128, 127).astype(np.int8)
+    with np.errstate(invalid="ignore"):                          # inf - inf for infinite a
+        q = np.copysign(f + (a - f >= 0.5), q)                   # TfLiteRound: half away
+    fits = np.isfinite(q) & (q >= -2.0**31) & (q < 2.0**31)
+    as_int32 = np.where(fits, q, -2.0**31).astype(np.int64)
+    unclamped = (as_int32 + case["zero_point"] + 2**31) % 2**32 - 2**31
+    return np.clip(unclamped, -128, 127).astype(np.int8)
