@@ -163,3 +163,29 @@ def test_corrupted_bytes_never_escape_as_other_errors(tmp_path):
             assert "\n" not in str(e)
             outcomes["error"] += 1
     assert outcomes["error"] > 0 and outcomes["ok"] > 0
+
+
+# --- reading the file: regular files only, bounded, never blocking -------------------------
+
+def test_directories_devices_and_fifos_are_refused_without_reading(tmp_path):
+    import os
+    fifo = tmp_path / "model.fifo"
+    os.mkfifo(fifo)                       # no writer: a blocking open would hang here
+    for path, needle in ((fifo, "not a regular file"), ("/dev/zero", "not a regular file"),
+                         (tmp_path, "is a directory")):
+        with pytest.raises(model.ModelError, match=needle) as e:
+            model.load(str(path))
+        assert str(path) in str(e.value) and "\n" not in str(e.value)
+
+
+def test_size_cap_and_unreadable_paths_are_one_line(tmp_path, monkeypatch):
+    big = tmp_path / "big.tflite"
+    big.write_bytes(tiny_model_bytes())
+    monkeypatch.setattr(model, "MAX_MODEL_BYTES", 100)
+    with pytest.raises(model.ModelError, match="larger than 100 bytes"):
+        model.load(str(big))
+    for path in (str(tmp_path / ("x" * 300)), "/" + "d/" * 3000 + "m.tflite", "nul\x00.tflite"):
+        with pytest.raises(model.ModelError) as e:
+            model.load(path)
+        assert "\n" not in str(e.value) and "\x00" not in str(e.value)
+
