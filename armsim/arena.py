@@ -178,7 +178,9 @@ def plan(model, steps, build="simd", toolchain="gcc"):
     }
     col = 1 if build.cmsis_nn else 2
     for step in steps:
-        params, *data = operators.get(step.op).op_data   # builtin params; OpData
+        operator = operators.get(step.op)
+        # builtin params; OpData (an op armsim has no module for: unknown, not counted)
+        params, *data = operator.op_data if operator is not None else (0, 0, 0)
         size = params + data[col - 1]
         if step.op in ("CONV_2D", "DEPTHWISE_CONV_2D", "TRANSPOSE_CONV") or (
                 step.op == "FULLY_CONNECTED" and step.case.get("quant_params", {}).get(

@@ -95,6 +95,7 @@ class Model:
     inputs: list
     outputs: list
     description: str = ""
+    raw: bytes = b""          # the flatbuffer itself (ops TFLM computes on the host need it)
 
     def input_tensors(self):
         return [self.tensors[i] for i in self.inputs]
@@ -242,14 +243,10 @@ def _decode(buf, path, name):
             raise ModelError(f"{name}: op {k}: custom op '{custom}' is not supported")
         if opname is None:
             raise ModelError(f"{name}: op {k}: unknown builtin op code {builtin}")
+        # an op without a module in armsim.operators still loads: TFLM computes it on the
+        # host (armsim.tflm_host), and its options are TFLM's business
         operator = operator_registry().get(opname)
-        if operator is None:
-            raise ModelError(f"{name}: op {k} {opname}: op not supported by armsim "
-                             f"(supported: {', '.join(operator_registry())})")
         version = code.Version()
-        if not 1 <= version <= operator.max_version:
-            raise ModelError(f"{name}: op {k} {opname}: version {version} not supported "
-                             f"(1..{operator.max_version})")
         op_in = [int(i) for i in o.InputsAsNumpy()] if o.InputsLength() else []
         op_out = [int(i) for i in o.OutputsAsNumpy()] if o.OutputsLength() else []
         for i in op_in:
@@ -259,11 +256,12 @@ def _decode(buf, path, name):
         if not op_out:
             raise ModelError(f"{name}: op {k} {opname}: no outputs")
         operators.append(Operator(k, opname, version, op_in, op_out,
-                                  _options(o, operator, f"{name}: op {k} {opname}")))
+                                  _options(o, operator, f"{name}: op {k} {opname}")
+                                  if operator is not None else {}))
     desc = (fb.Description() or b"").decode("utf-8", "replace")
     model = Model(path, os.path.splitext(name)[0] if name != "model.tflite"
                   else os.path.basename(os.path.dirname(os.path.abspath(path))) or name,
-                  tensors, operators, inputs, outputs, desc)
+                  tensors, operators, inputs, outputs, desc, bytes(buf))
     _check_graph(model, name)
     return model
 
