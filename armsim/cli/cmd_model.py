@@ -19,12 +19,15 @@ from armsim.cpu import cores, machine
 from armsim import model as model_mod
 from armsim import prepare as prepare_mod
 from armsim import profiler as profile_mod
+from armsim import timeline
 from armsim.kernels import harness
 from armsim.cli import output
 
 CORES = tuple(cores.CORES)
 PATHS = harness.PATHS
 EXAMPLE_NAME = "example"
+TRACE_HELP = ("write the per-op timeline in the Chrome trace-event format (cycles as time at "
+              "the clock), for Perfetto or chrome://tracing")
 
 
 def _fail(message):
@@ -170,11 +173,12 @@ def _common_options(f):
               help=".npy input (default: seeded random)")
 @click.option("--json", "json_file", type=click.Path(), help="write the profile as JSON")
 @click.option("--html", "html_file", type=click.Path(), help="write an HTML report")
+@click.option("--trace-json", "trace_file", type=click.Path(), help=TRACE_HELP)
 def profile(model, core, toolchain, clock_mhz, flash_wait_states, path, input_file, json_file,
-            html_file):
+            html_file, trace_file):
     """Per-op kernel path, MACs, instructions and cycles of MODEL (default: example model)."""
     _check_core(core)
-    _check_outputs(json_file, html_file)
+    _check_outputs(json_file, html_file, trace_file)
     m, steps = load_model(model)
     inputs = _inputs(m, input_file)
     prof = _profile(m, steps, path, toolchain, core, clock_mhz, flash_wait_states, inputs)
@@ -185,6 +189,8 @@ def profile(model, core, toolchain, clock_mhz, flash_wait_states, path, input_fi
         _write_json(json_file, data)
     if html_file:
         _write_html(html_file, _report(m, core, toolchain, clock_mhz, {path: data}, plan))
+    if trace_file:
+        _write_json(trace_file, timeline.trace(prof))
 
 
 def _report(m, core, toolchain, clock_mhz, profiles, plan):
@@ -227,11 +233,13 @@ def _print_profile(m, prof, plan):
 @click.option("--json", "json_file", type=click.Path(),
               help="write {path: profile} as JSON")
 @click.option("--html", "html_file", type=click.Path(), help="write an HTML report")
+@click.option("--trace-json", "trace_file", type=click.Path(),
+              help=TRACE_HELP + " (one process per path)")
 def compare(model, core, toolchain, clock_mhz, flash_wait_states, input_file, json_file,
-            html_file):
+            html_file, trace_file):
     """SIMD vs scalar vs reference, per op and in total, with speed-ups."""
     _check_core(core)
-    _check_outputs(json_file, html_file)
+    _check_outputs(json_file, html_file, trace_file)
     m, steps = load_model(model)
     inputs = _inputs(m, input_file)
     profs = {p: _profile(m, steps, p, toolchain, core, clock_mhz, flash_wait_states, inputs)
@@ -267,6 +275,8 @@ def compare(model, core, toolchain, clock_mhz, flash_wait_states, input_file, js
         _write_json(json_file, data)
     if html_file:
         _write_html(html_file, _report(m, core, toolchain, clock_mhz, data, plans["simd"]))
+    if trace_file:
+        _write_json(trace_file, timeline.trace([profs[p] for p in PATHS]))
     if not same:
         raise SystemExit(1)
 
