@@ -18,7 +18,10 @@ port's (a count difference, not a failed-slot one), a documented wider band:
   non-negative result (5,556 against 7,118);
 * dw5x5_10x10x32_m1_p2 simd (arm_depthwise_conv_s8_opt, 7,489 against 9,382) and
   maxpool2x2_s2_8x8x16 (1,025 against 856 / 913): the port's IT blocks per output differ
-  from gcc's (IT counts 16,200 / 14,747 and 1,300 / 1,320).
+  from gcc's (IT counts 16,200 / 14,747 and 1,300 / 1,320);
+* bmm_s8_l1x2x16x32_r1x2x24x32 scalar (2,170 against 1,800): arm_nn_vec_mat_mult_t_s8's
+  plain-C rows, calibrated on the fc_* cases (bias present), issue one IT block per output
+  more than gcc's M3 build runs for this NULL-bias call (IT counts 3,104 / 2,336).
 
 Every band excludes 0, so dropping the counts fails every case.
 """
@@ -38,7 +41,8 @@ SLACK = 10
 WIDER = {("softmax_1x10", "simd"): (0.5, 2.8), ("softmax_1x10", "scalar"): (0.5, 2.8),
          ("add_1000", "scalar"): (0.75, 1.15),
          ("dw5x5_10x10x32_m1_p2", "simd"): (0.75, 1.15),
-         ("maxpool2x2_s2_8x8x16", "simd"): (0.85, 1.25)}
+         ("maxpool2x2_s2_8x8x16", "simd"): (0.85, 1.25),
+         ("bmm_s8_l1x2x16x32_r1x2x24x32", "scalar"): (0.85, 1.25)}
 
 
 def test_the_directory_holds_reference_cases():

@@ -1,0 +1,144 @@
+"""BATCH_MATMUL: TFLM's Register_BATCH_MATMUL() with its CMSIS-NN Eval (cmsis_nn/batch_matmul.cc:
+int8 goes to arm_batch_matmul_s8) and reference Eval (batch_matmul.cc), Prepare as the
+CMSIS-NN Prepare derives it (ranks 2-4, batch dims that broadcast, equal accumulation
+depths, GetQuantizedConvolutionMultipler: float(lhs scale * rhs scale) / output scale,
+int8 range, no fused activation).
+
+Eval, both builds: the rhs is transposed to [..., N, K] unless adj_y, the lhs to
+[..., M, K] when adj_x (TransposeRowsColumns into persistent buffers, counted: the case's
+`eval_transpose`).  A constant rhs is transposed only on the first invocation
+(rhs_is_transposed): armsim profiles the steady state, so a constant rhs arrives already
+transposed.  Then the CMSIS-NN glue compresses a [..., 1, N, K] rhs by folding the lhs
+batch dim into its rows (both ranks > 2) and fills 4-D cmsis_nn_dims; the reference kernel
+gets the same operands (ReshapeToFlattenBatchDimsIfPossible, kernels/tflm/batch_matmul.py).
+
+Arena: the persistent transposed tensors (TfLiteEvalTensor, dims array, data) and the
+quantization struct are allocated in Prepare, each rounded up to the arena's 16-byte
+alignment (MicroArenaBufferAlignment); they go in `extra["persistent_bytes"]`.
+Eval glue: no measurement covers these Evals; the body sizes are estimates from the C
+(PopulateEvalData's shape swaps and compression, the param structs), the call counts are
+the code's.  TFLM requests no scratch buffer (arm_fully_connected_s8_get_buffer_size is 0
+without MVE).
+"""
+import math
+
+import numpy as np
+
+from armsim.kernels.tflm.quantization_util import QuantizationError, quantize_multiplier
+from armsim.operators import EvalGlue, Operator
+from armsim.operators.common import (Step, case_tag, error, input_tensor, require_int8,
+                                     tensor_scale, tensor_zero_point)
+
+DIMS = "nhwc"
+ALIGN = 16
+
+
+def _align(n):
+    return (n + ALIGN - 1) // ALIGN * ALIGN
+
+
+def _fill_variable_shape(shape):
+    """cmsis_nn/batch_matmul.cc FillVariableShape: ranks 2-4 to {n, h, w, c}."""
+    return dict(zip(DIMS, [1] * (4 - len(shape)) + [int(d) for d in shape]))
+
+
+def prepare(model, op):
+    lhs, rhs = input_tensor(model, op, 0, "lhs"), input_tensor(model, op, 1, "rhs")
+    out = model.tensors[op.outputs[0]]
+    for t, what in ((lhs, "lhs"), (rhs, "rhs"), (out, "output")):
+        require_int8(model, op, t, what)
+    if len(rhs.scale) > 1:
+        raise error(model, op, f"rhs {rhs.describe()} is quantized per channel; TFLM's "
+                               f"BATCH_MATMUL uses one scale")
+    lr, rr = len(lhs.shape), len(rhs.shape)
+    for t, r, what in ((lhs, lr, "lhs"), (rhs, rr, "rhs")):
+        if not 2 <= r <= 4:
+            raise error(model, op, f"{what} {t.describe()} has rank {r}: TFLM's CMSIS-NN "
+                                   f"BATCH_MATMUL takes 2 to 4 dimensions")
+    adj_x, adj_y = bool(op.options["AdjX"]), bool(op.options["AdjY"])
+    rank = max(lr, rr)
+    el = [1] * (rank - lr) + list(lhs.shape)
+    er = [1] * (rank - rr) + list(rhs.shape)
+    batch = []
+    for a, b in zip(el[:-2], er[:-2]):
+        if a != b and a != 1 and b != 1:
+            raise error(model, op, f"batch dims of lhs {list(lhs.shape)} and rhs "
+                                   f"{list(rhs.shape)} do not broadcast")
+        batch.append(b if a == 1 else a)
+    depth_l = el[-2] if adj_x else el[-1]
+    depth_r = er[-1] if adj_y else er[-2]
+    if depth_l != depth_r:
+        raise error(model, op, f"lhs {list(lhs.shape)} (adj_x={adj_x}) and rhs "
+                               f"{list(rhs.shape)} (adj_y={adj_y}) have accumulation depths "
+                               f"{depth_l} and {depth_r}")
+    rows = el[-1] if adj_x else el[-2]
+    cols = er[-2] if adj_y else er[-1]
+    expect = tuple(batch + [rows, cols])
+    if tuple(out.shape) != expect:
+        raise error(model, op, f"output {out.describe()} has shape {list(out.shape)}, Prepare "
+                               f"computes {list(expect)}")
+    # GetQuantizedConvolutionMultipler: the float product of the scales, then a double divide
+    product = float(np.float32(tensor_scale(lhs) * tensor_scale(rhs)))
+    try:
+        mult, shift = quantize_multiplier(product / float(tensor_scale(out)))
+    except QuantizationError as e:
+        raise error(model, op, str(e)) from None
+
+    def swap(s):
+        return list(s[:-2]) + [s[-1], s[-2]]
+    lhs_data_shape = swap(lhs.shape) if adj_x else list(lhs.shape)      # [..., M, K]
+    rhs_data_shape = list(rhs.shape) if adj_y else swap(rhs.shape)      # [..., N, K]
+    lhs_dims, rhs_dims = list(lhs_data_shape), list(rhs_data_shape)
+    out_dims = list(out.shape)
+    if len(rhs_dims) > 2 and len(lhs_dims) > 2 and rhs_dims[-3] == 1:  # PopulateEvalData
+        lhs_dims = lhs_dims[:-3] + [lhs_dims[-3] * lhs_dims[-2], lhs_dims[-1]]
+        rhs_dims = rhs_dims[:-3] + rhs_dims[-2:]
+        out_dims = out_dims[:-3] + [lhs_dims[-2], out_dims[-1]]
+    transpose_rhs = not adj_y and not rhs.constant
+    case = {
+        "case": case_tag(model, op), "family": "batch_matmul",
+        "bmm_params": {"adj_x": adj_x, "adj_y": adj_y, "fc_params": {
+            "input_offset": -tensor_zero_point(lhs), "filter_offset": -tensor_zero_point(rhs),
+            "output_offset": tensor_zero_point(out), "activation": {"min": -128, "max": 127}}},
+        "quant_params": {"multiplier": mult, "shift": shift},
+        "input_lhs_dims": _fill_variable_shape(lhs_dims),
+        "input_rhs_dims": _fill_variable_shape(rhs_dims),
+        "output_dims": _fill_variable_shape(out_dims),
+        "tflm_shapes": {"lhs": lhs_data_shape, "rhs": rhs_data_shape},
+        "eval_transpose": {"lhs": adj_x, "rhs": transpose_rhs,
+                           "lhs_shape": list(lhs.shape), "rhs_shape": list(rhs.shape)},
+    }
+    if adj_x:
+        case["lhs_transposed"] = np.zeros(lhs.size, np.int8)
+    if transpose_rhs:
+        case["rhs_transposed"] = np.zeros(rhs.size, np.int8)
+    inputs = {}
+    if lhs.constant:
+        case["input"] = np.asarray(lhs.data).astype(np.int8).ravel()
+    else:
+        inputs["input"] = lhs.index
+    if rhs.constant:      # steady state: already transposed by the first Eval
+        data = np.asarray(rhs.data).astype(np.int8).reshape(rhs.shape)
+        case["input2"] = (data if adj_y else np.swapaxes(data, -1, -2)).ravel()
+        case["eval_transpose"]["rhs_shape"] = rhs_data_shape
+    else:
+        inputs["input2"] = rhs.index
+    persistent = _align(28)                                  # the quantization struct
+    for t, used in ((lhs, adj_x), (rhs, not adj_y)):
+        if used:                                             # AllocInitTransposeTensor...
+            persistent += _align(12) + _align(4 + 4 * len(t.shape)) + _align(t.size)
+    macs = math.prod(expect) * depth_l
+    return Step(op.index, op.op, "batch_matmul", False, case, inputs, out.index, out.shape,
+                macs, extra={"persistent_bytes": persistent})
+
+
+OPERATOR = Operator(
+    name="BATCH_MATMUL", max_version=4, prepare=prepare,
+    options="BatchMatMulOptions", option_fields=("AdjX", "AdjY"),
+    cmsis_entry="arm_batch_matmul_s8",
+    glue={"cmsis": EvalGlue((20 + 80 + 100, 20 + 80 + 100), (3, 1, 3, 0)),
+          # Eval + EvalInt8 + PopulateEvalData (estimates)
+          "reference": EvalGlue((60 + 90, 60 + 90), (2, 1, 3, 0))},
+          # BatchMatMulEval + EvalInt8's params (estimates)
+    op_data=(4, 36, 16),       # TfLiteBatchMatMulParams; OpData (CMSIS-NN), OpDataBatchMatmul
+)
