@@ -344,6 +344,10 @@ def _options(o, operator, what):
     if cls_name is None:
         return {}
     table = o.BuiltinOptions()
+    if table is not None and o.BuiltinOptionsType() != getattr(tflite.BuiltinOptions, cls_name):
+        # options of another type: TFLM's builtin_options_as_<type>() is null and its parser
+        # keeps the defaults, as for absent options
+        table = None
     opts = getattr(tflite, cls_name)()
     if table is None:
         # absent options: the schema defaults (a fresh table reads its defaults)
@@ -353,10 +357,6 @@ def _options(o, operator, what):
         empty = b.Output()
         opts.Init(empty, int.from_bytes(empty[0:4], "little"))
     else:
-        expected = getattr(tflite.BuiltinOptions, cls_name)
-        if o.BuiltinOptionsType() != expected:
-            raise ModelError(f"{what}: builtin options of type {o.BuiltinOptionsType()}, "
-                             f"expected {cls_name}")
         opts.Init(table.Bytes, table.Pos)
     out = {f: getattr(opts, f)() for f in operator.option_fields}
     for f in operator.option_lists:

@@ -7,7 +7,7 @@ execution order, after the option ranges every Prepare assumes.  Each returns a
 path, or, for ops without a CMSIS-NN port, the case their TFLM reference port runs.
 """
 from armsim import operators, tflm_host
-from armsim.operators.common import ACTIVATIONS, NotSimulated, Step, case_tag, error, file_name
+from armsim.operators.common import NotSimulated, Step, case_tag, error, file_name
 
 from .model import ModelError
 
@@ -24,6 +24,7 @@ def _prepare_op(model, op):
     if op.version > operator.max_version:
         return host_step(model, op, f"version {op.version}: armsim ports versions "
                                     f"1..{operator.max_version}")
+    _check_operand_counts(model, op, operator)
     _check_options(model, op)
     try:
         return operator.prepare(model, op)
@@ -36,6 +37,15 @@ def _prepare_op(model, op):
         raise error(model, op, f"invalid parameters ({type(e).__name__}: {e})") from None
 
 
+def _check_operand_counts(model, op, operator):
+    """The input / output counts the op's TFLM Prepare accepts (an extra input is refused)."""
+    for kind, have, allowed in (("inputs", len(op.inputs), operator.input_counts),
+                                ("outputs", len(op.outputs), operator.output_counts)):
+        if allowed is not None and have not in allowed:
+            raise error(model, op, f"{have} {kind}; TFLM's {op.op} Prepare takes "
+                                   f"{' or '.join(map(str, allowed))}")
+
+
 def _check_options(model, op):
     """Option ranges TFLM's Prepare assumes (strides, dilations, filter sizes, padding)."""
     o = op.options
@@ -45,9 +55,6 @@ def _check_options(model, op):
             raise error(model, op, f"option {key} = {o[key]} must be >= 1")
     if "Padding" in o and o["Padding"] not in (0, 1):
         raise error(model, op, f"unknown padding code {o['Padding']}")
-    if "FusedActivationFunction" in o and o["FusedActivationFunction"] not in ACTIVATIONS:
-        raise error(model, op, f"unsupported fused activation code "
-                               f"{o['FusedActivationFunction']}")
 
 
 def host_step(model, op, reason):

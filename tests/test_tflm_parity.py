@@ -200,3 +200,118 @@ def test_host_quantize_and_dequantize_match_tflm_without_warnings(tmp_path):
         warnings.simplefilter("error", RuntimeWarning)
         out = assert_runs_like_tflm(g.build(), _x((1, 16)), tmp_path, paths=("reference",))
     assert np.isinf(out[0]).any()
+
+
+# --- Prepare: options, activations, operand counts, per-op rules ---------------------------
+
+def _set_option(data, op_index, field, value):
+    m = td.unpack(data)
+    setattr(m.subgraphs[0].operators[op_index].builtinOptions, field, value)
+    return td.pack(m)
+
+
+@pytest.mark.parametrize("code", [4, 5, 7, 100, -3])
+def test_fused_activation_codes_tflm_treats_as_none(tmp_path, code):
+    """ConvertActivation: 4 TANH, 5 SIGN_BIT, anything else NONE; the int8 activation range
+    clamps only for the ReLUs, so all of them run with the full range."""
+    g = modelgen.Graph(seed=2)
+    x = g.input((1, 5, 5, 3), scale=0.05, zero_point=1)
+    g.output(g.add(g.conv2d(x, 3, (3, 3), activation="RELU"), x, out_scale=0.08))
+    data = _set_option(_set_option(g.build(), 0, "fusedActivationFunction", code),
+                       1, "fusedActivationFunction", code)
+    assert_runs_like_tflm(data, _x((1, 5, 5, 3)), tmp_path)
+
+
+@pytest.mark.parametrize("code,runs", [(7, True), (4, False), (1, False)])
+def test_concatenation_takes_only_activation_none(tmp_path, code, runs):
+    g = modelgen.Graph(seed=2)
+    x = g.input((1, 4, 3), scale=0.05, zero_point=1)
+    g.output(g.concatenation([x, x], axis=2))
+    data = _set_option(g.build(), 0, "fusedActivationFunction", code)
+    if runs:
+        assert_runs_like_tflm(data, _x((1, 4, 3)), tmp_path)
+    else:
+        assert_refused(data, _x((1, 4, 3)), tmp_path, "op 0 CONCATENATION",
+                       "takes none", tflm_refuses=True)
+
+
+def test_builtin_options_of_another_type_are_read_as_defaults(tmp_path):
+    """TFLM's builtin_options_as_AddOptions() is null for MulOptions: defaults (activation
+    NONE).  armsim refused the model."""
+    g = modelgen.Graph(seed=4)
+    x = g.input((1, 4, 4, 2), scale=0.05, zero_point=1)
+    g.output(g.add(x, x, activation="RELU6", out_scale=0.03))
+    m = td.unpack(g.build())
+    op = m.subgraphs[0].operators[0]
+    op.builtinOptionsType = tflite.BuiltinOptions.MulOptions
+    out = assert_runs_like_tflm(td.pack(m), _x((1, 4, 4, 2)), tmp_path)
+    assert out[0].max() > 0                    # no RELU6 clamp (6 / 0.03 - 1 = 199 > 127)
+
+
+def test_an_extra_operator_input_is_refused_as_tflm_does(tmp_path):
+    m = td.unpack(_conv_fc_model())
+    conv = m.subgraphs[0].operators[0]
+    conv.inputs = np.append(conv.inputs, conv.inputs[0]).astype(np.int32)
+    assert_refused(td.pack(m), _x((1, 6, 6, 2)), tmp_path, "op 0 CONV_2D", "4 inputs",
+                   tflm_refuses=True)
+
+
+def test_negative_fully_connected_scale_product_is_refused_as_tflm_does(tmp_path):
+    g = modelgen.Graph(seed=3)
+    g.output(g.fully_connected(g.input((1, 16), scale=0.05, zero_point=2), 6))
+    g.tensors[1].scale = -np.asarray(g.tensors[1].scale)
+    assert_refused(g.build(), _x((1, 16)), tmp_path, "op 0 FULLY_CONNECTED", "negative",
+                   tflm_refuses=True)
+
+
+def test_dequantize_to_another_size_is_one_line_naming_the_op(tmp_path):
+    g = modelgen.Graph()
+    g.output(g.dequantize(g.input((1, 16), scale=0.1, zero_point=0)))
+    m = td.unpack(g.build())
+    m.subgraphs[0].tensors[1].shape = np.array([1, 12], np.int32)
+    assert_refused(td.pack(m), _x((1, 16)), tmp_path, "op 0 DEQUANTIZE", "[1, 12]", "(16)")
+
+
+@pytest.mark.parametrize("op", ["AVERAGE_POOL_2D", "MAX_POOL_2D"])
+def test_pool_scales_within_tflm_tolerance_run(tmp_path, op):
+    """pooling_common.cc accepts |input scale - output scale| <= 1e-6: such models ran in
+    TFLM and armsim refused them (it required equal scales)."""
+    g = modelgen.Graph(seed=6)
+    x = g.input((1, 8, 8, 3), scale=0.1, zero_point=-4)
+    pool = g.average_pool2d if op == "AVERAGE_POOL_2D" else g.max_pool2d
+    g.output(pool(x, (2, 2), activation="RELU6"))
+    g.tensors[1].scale = 0.1 + 5e-7
+    assert_runs_like_tflm(g.build(), _x((1, 8, 8, 3)), tmp_path)
+    g.tensors[1].scale = 0.1 + 5e-6
+    assert_refused(g.build(), _x((1, 8, 8, 3)), tmp_path, f"op 0 {op}",
+                   "quantization differ", tflm_refuses=True)
+
+
+def test_pad_with_different_input_and_output_quantization_runs(tmp_path):
+    """pad_common.cc never compares the quantization: the bytes are copied, padded with the
+    output zero point."""
+    g = modelgen.Graph(seed=6)
+    g.output(g.pad(g.input((1, 4, 4, 2), scale=0.1, zero_point=-4), ((0, 0), (1, 1), (2, 0),
+                                                                       (0, 0))))
+    g.tensors[-1].scale, g.tensors[-1].zero_point = 0.37, 9
+    assert_runs_like_tflm(g.build(), _x((1, 4, 4, 2)), tmp_path)
+
+
+def test_depth_multiplier_inconsistent_with_the_shapes_is_refused(tmp_path):
+    """TFLM's kernels loop over the option's depth_multiplier (a DCHECK only compares it with
+    the channels); armsim derived it from the shapes and ran something else."""
+    g = modelgen.Graph(seed=7)
+    g.output(g.depthwise_conv2d(g.input((1, 6, 6, 4), scale=0.02, zero_point=1), (3, 3),
+                                depth_multiplier=2))
+    data = _set_option(g.build(), 0, "depthMultiplier", 1)
+    assert_refused(data, _x((1, 6, 6, 4)), tmp_path, "op 0 DEPTHWISE_CONV_2D",
+                   "DepthMultiplier = 1", tflm_refuses=False)
+
+
+def test_dilation_beyond_int32_is_refused(tmp_path):
+    g = modelgen.Graph(seed=8)
+    g.output(g.conv2d(g.input((1, 6, 6, 2), scale=0.02, zero_point=1), 3, (3, 3),
+                      padding="SAME"))
+    data = _set_option(g.build(), 0, "dilationHFactor", 2**30)
+    assert_refused(data, _x((1, 6, 6, 2)), tmp_path, "op 0 CONV_2D",
+                   "DilationHFactor = 1073741824", "beyond int32", tflm_refuses=False)

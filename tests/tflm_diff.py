@@ -35,6 +35,14 @@ MAX_INPUT_ELEMENTS = 1 << 20
 # undefined behaviour or an artefact, refused by armsim in one line naming the tensor / op and
 # the rule.  (pattern in armsim's message, why the refusal is right)
 DOCUMENTED_REFUSALS = (
+    (r"option DepthMultiplier = \d+ with \d+ input channels does not give",
+     "a depth_multiplier that contradicts the shapes: TFLM's kernels loop over the option "
+     "and read / write outside the tensors"),
+    (r"spans \d+ pixels, beyond int32",
+     "a dilation whose filter span overflows int: TFLM's padding computation fails "
+     "silently (padding 0) and its kernels' offsets overflow"),
+    (r"DEQUANTIZE: output .* values\), input",
+     "a DEQUANTIZE output of another size: TFLM writes the input's count into it"),
     (r"needs a left shift of \d+, beyond",
      "a requantization multiplier of 2^31 or more: MultiplyByQuantizedMultiplier's "
      "1 << shift is undefined beyond 31 (x86 masks the count, a Cortex-M gives 0)"),

@@ -37,6 +37,10 @@ class Operator:
     op_data: tuple = (0, 0, 0)     # arena bytes: builtin params, OpData (CMSIS-NN, reference)
     run_reference: object = None   # reference-only ops: run(m, case, addr, tracer) -> chain
     run_host: object = None        # float ops computed on the host: run(case, x) -> output
+    # the operand counts TFLM's Prepare accepts (TF_LITE_ENSURE on NumInputs / NumOutputs;
+    # omitted optional inputs count); None: its Prepare does not check them
+    input_counts: tuple = None
+    output_counts: tuple = None
 
 
 _REGISTRY = None

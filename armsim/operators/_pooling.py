@@ -21,9 +21,16 @@ def prepare_pool(model, op, family):
     if out.shape != (n, oh, ow, c):
         raise error(model, op, f"output {out.describe()} has shape {list(out.shape)}, Prepare "
                                f"computes {[n, oh, ow, c]}")
-    if tensor_scale(inp) != tensor_scale(out) or \
-            tensor_zero_point(inp) != tensor_zero_point(out):
-        raise error(model, op, "input and output quantization differ (TFLM requires equal)")
+    # pooling_common.cc: |input scale - output scale| <= 1e-6 (float difference as double)
+    # and equal zero points; the kernels never requantize, the output scale only sets the
+    # activation range
+    scale_diff = float(abs(tensor_scale(inp) - tensor_scale(out)))
+    if not scale_diff <= 1.0e-6 or tensor_zero_point(inp) != tensor_zero_point(out):
+        raise error(model, op, f"input and output quantization differ (scales "
+                               f"{float(tensor_scale(inp)):g} / {float(tensor_scale(out)):g}, "
+                               f"zero points {tensor_zero_point(inp)} / "
+                               f"{tensor_zero_point(out)}; TFLM allows a scale difference of "
+                               f"1e-6 and equal zero points)")
     lo, hi = activation_range(o["FusedActivationFunction"], out, model, op)
     case = {
         "case": case_tag(model, op), "family": family,

@@ -15,7 +15,17 @@ from armsim.kernels.tflm.quantization_util import tflite_round
 from armsim.model import ModelError
 
 ACTIVATIONS = {0: "NONE", 1: "RELU", 2: "RELU_N1_TO_1", 3: "RELU6"}
+# flatbuffer_conversions.cc ConvertActivation: the schema's codes 4 and 5 are TANH and
+# SIGN_BIT, any other code is NONE; CalculateActivationRangeQuantized clamps only for the
+# three ReLUs, every other activation gets the full range
+TFLM_ACTIVATIONS = {**ACTIVATIONS, 4: "TANH", 5: "SIGN_BIT"}
 _INT8_MIN, _INT8_MAX = -128, 127
+_INT32_MIN, _INT32_MAX = -2**31, 2**31 - 1
+
+
+def fused_activation(code):
+    """The activation TFLM runs for a schema code (ConvertActivation)."""
+    return TFLM_ACTIVATIONS.get(code, "NONE")
 
 
 @dataclass
@@ -57,15 +67,25 @@ def tensor_zero_point(t):
 
 
 def activation_range(act, out, model=None, op=None):
-    """CalculateActivationRangeQuantized for an int8 output (kernel_util.cc)."""
+    """CalculateActivationRangeQuantized for an int8 output (kernel_util.cc): the ReLUs'
+    bounds quantized as zero_point + (int32)TfLiteRound(f / scale) in float, refused as TFLM
+    refuses a rounded quotient outside int32; any other activation code (TANH, SIGN_BIT,
+    unknown codes: ConvertActivation) is the full int8 range."""
     scale, zp = tensor_scale(out), tensor_zero_point(out)
 
-    def quantize(f):   # zero_point + (int32)TfLiteRound(f / scale), in float
-        return zp + int(tflite_round(float(np.float32(f) / scale)))
-    name = ACTIVATIONS.get(act)
-    if name is None:
-        raise error(model, op, f"unsupported fused activation code {act}")
-    if name == "NONE":
+    def quantize(f):
+        with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+            tmp = tflite_round(float(np.float32(f) / scale))
+        # static_cast<float>(INT32_MAX) is 2**31: TFLM's check lets 2**31 through, and x86
+        # converts it to INT32_MIN
+        if not float(_INT32_MIN) <= tmp <= 2.0**31:
+            raise error(model, op, f"output {out.describe()}: the fused activation's bound "
+                                   f"{f:g} / scale {float(scale):g} overflows int32 "
+                                   f"(TFLM's CalculateActivationRangeQuantized refuses it)")
+        q = _INT32_MIN if tmp == 2.0**31 else int(tmp)
+        return (zp + q - _INT32_MIN) % 2**32 + _INT32_MIN          # int32 addition wraps
+    name = fused_activation(act)
+    if name not in ("RELU", "RELU6", "RELU_N1_TO_1"):
         return _INT8_MIN, _INT8_MAX
     if name == "RELU":
         return max(_INT8_MIN, quantize(0.0)), _INT8_MAX
@@ -178,6 +198,14 @@ def conv_geometry(model, op, inp, fh, fw, out, oc):
     requires; returns (oh, ow, the params' stride/padding/dilation entries)."""
     o = op.options
     n, ih, iw, _ = inp.shape
+    for filt, dilation, key in ((fh, o["DilationHFactor"], "DilationHFactor"),
+                                (fw, o["DilationWFactor"], "DilationWFactor")):
+        span = (filt - 1) * dilation + 1
+        if span > _INT32_MAX:
+            # padding.h fails on it and TFLM then silently pads 0; its kernels' dilation *
+            # filter offsets overflow int
+            raise error(model, op, f"option {key} = {dilation}: the dilated {filt}-tap filter "
+                                   f"spans {span} pixels, beyond int32")
     oh, ph = padding(o["Padding"], o["StrideH"], o["DilationHFactor"], ih, fh)
     ow, pw = padding(o["Padding"], o["StrideW"], o["DilationWFactor"], iw, fw)
     if out.shape != (n, oh, ow, oc):

@@ -3,8 +3,8 @@ on every path."""
 import numpy as np
 
 from armsim.operators import EvalGlue, Operator
-from armsim.operators.common import (Step, case_tag, error, require_int8, tensor_scale,
-                                     tensor_zero_point)
+from armsim.operators.common import (Step, case_tag, error, fused_activation, require_int8,
+                                     tensor_scale, tensor_zero_point)
 
 
 def prepare(model, op):
@@ -17,8 +17,9 @@ def prepare(model, op):
         axis += rank
     if not 0 <= axis < rank:
         raise error(model, op, f"axis {op.options['Axis']} out of range for rank {rank}")
-    if op.options["FusedActivationFunction"] != 0:
-        raise error(model, op, "fused activation on CONCATENATION is not supported")
+    act = fused_activation(op.options["FusedActivationFunction"])
+    if act != "NONE":   # concatenation.cc: TF_LITE_ENSURE_EQ(params->activation, kTfLiteActNone)
+        raise error(model, op, f"fused activation {act} (TFLM's CONCATENATION takes none)")
     total = 0
     for t in ins:
         require_int8(model, op, t, "input")

@@ -36,6 +36,7 @@ def prepare(model, op):
 
 OPERATOR = Operator(
     name="CONV_2D", max_version=8, prepare=prepare,
+    input_counts=(2, 3), output_counts=(1,),   # conv_common.cc CalculateOpDataConv
     options="Conv2DOptions",
     option_fields=("Padding", "StrideW", "StrideH", "FusedActivationFunction", "DilationWFactor",
                    "DilationHFactor"),

@@ -11,9 +11,12 @@ def prepare(model, op):
     o = op.options
     _, fh, fw, oc = filt.shape
     n, _, _, ic = inp.shape
-    if oc % ic:
-        raise error(model, op, f"{oc} output channels not a multiple of {ic} input channels")
-    ch_mult = oc // ic
+    ch_mult = o["DepthMultiplier"]
+    if ch_mult * ic != oc:
+        # TFLM's kernels loop over the option's depth_multiplier (only a DCHECK compares it
+        # with the shapes): any other value reads and writes outside the tensors
+        raise error(model, op, f"option DepthMultiplier = {ch_mult} with {ic} input channels "
+                               f"does not give the {oc} output channels")
     oh, ow, geometry = conv_geometry(model, op, inp, fh, fw, out, oc)
     mults, shifts = per_channel_multipliers(model, op, inp, filt, out, oc)
     bias_v, null = bias_values(model, op, bias, oc)
@@ -34,6 +37,7 @@ def prepare(model, op):
 
 OPERATOR = Operator(
     name="DEPTHWISE_CONV_2D", max_version=7, prepare=prepare,
+    input_counts=(2, 3), output_counts=(1,),   # CalculateOpDataDepthwiseConv
     options="DepthwiseConv2DOptions",
     option_fields=("Padding", "StrideW", "StrideH", "DepthMultiplier", "FusedActivationFunction",
                    "DilationWFactor", "DilationHFactor"),

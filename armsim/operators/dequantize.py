@@ -12,6 +12,10 @@ def prepare(model, op):
     if out.type != "FLOAT32":
         raise error(model, op, f"output {out.describe()} is {out.type}; only int8 -> float32 "
                               f"DEQUANTIZE is supported")
+    if out.size != inp.size:   # TFLM writes the input's count: past the output, or short of it
+        raise error(model, op, f"output {out.describe()} has shape {list(out.shape)} "
+                               f"({out.size} values), input {inp.describe()} "
+                               f"{list(inp.shape)} ({inp.size})")
     case = {"case": case_tag(model, op), "family": "dequantize",
             "scale": float(tensor_scale(inp)), "zero_point": tensor_zero_point(inp), "size": inp.size}
     return Step(op.index, op.op, "dequantize", True, case, {"input": inp.index}, out.index,
@@ -25,6 +29,7 @@ def run_host(case, x):
 
 OPERATOR = Operator(
     name="DEQUANTIZE", max_version=6, prepare=prepare,
+    input_counts=(1,), output_counts=(1,),   # dequantize_common.cc DequantizePrepare
     glue={},
     op_data=(0, 24, 24),       # DequantizeOpData
     run_host=run_host,

@@ -50,6 +50,10 @@ def prepare(model, op):
     else:
         # GetQuantizedConvolutionMultipler: the float product input_scale * filter_scale
         product = float(np.float32(tensor_scale(inp) * tensor_scale(filt)))
+        if not product >= 0:
+            raise error(model, op, f"input scale x weights {filt.describe()} scale = "
+                                   f"{product:g} is negative (TFLM's "
+                                   f"GetQuantizedConvolutionMultipler requires >= 0)")
         if bias is not None and len(bias.scale):
             diff = abs(float(tensor_scale(inp)) * float(tensor_scale(filt)) - float(tensor_scale(bias)))
             if diff / float(tensor_scale(out)) > 0.02:

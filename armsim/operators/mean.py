@@ -50,6 +50,7 @@ def run_reference(m, case, addr, tracer=None):
 
 OPERATOR = Operator(
     name="MEAN", max_version=3, prepare=prepare,
+    input_counts=(2,), output_counts=(1,),   # reduce_common.cc PrepareSimple
     options="ReducerOptions",
     option_fields=("KeepDims",),
     glue={"reference": EvalGlue((0, 0), (2, 1, 0, 3))},

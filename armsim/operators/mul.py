@@ -23,6 +23,7 @@ def prepare(model, op):
 
 OPERATOR = Operator(
     name="MUL", max_version=7, prepare=prepare,
+    input_counts=(2,), output_counts=(1,),   # mul_common.cc CalculateOpDataMul
     options="MulOptions", option_fields=("FusedActivationFunction",),
     glue={"cmsis": EvalGlue((30 + 120, 32 + 121), (2, 1, 3, 0)),   # ADD's structure, no
                                                                    # broadcast check

@@ -75,6 +75,7 @@ def prepare(model, op):
 
 OPERATOR = Operator(
     name="PAD", max_version=4, prepare=prepare,
+    input_counts=(2, 3), output_counts=(1,),   # pad_common.cc PadPrepare
     cmsis_entry="arm_pad_s8",
     glue={"cmsis": EvalGlue((25 + 60, 25 + 60), (2, 2, 1, 0)),      # PadEval + PadEvalInt8 (estimates)
           "reference": EvalGlue((30 + 24, 30 + 24), (1, 1, 2, 0))},  # PadEval + PadParams copy (estimate)

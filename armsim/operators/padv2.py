@@ -10,6 +10,7 @@ def prepare(model, op):
 
 OPERATOR = Operator(
     name="PADV2", max_version=4, prepare=prepare,
+    input_counts=(2, 3), output_counts=(1,),   # pad_common.cc PadPrepare
     cmsis_entry=PAD.cmsis_entry,
     glue={"cmsis": EvalGlue(PAD.glue["cmsis"].body, (4, 2, 1, 0)),   # constant_values looked up twice
           "reference": EvalGlue(PAD.glue["reference"].body, (2, 1, 2, 0))},

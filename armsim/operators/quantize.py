@@ -41,6 +41,7 @@ def run_host(case, x):
 
 OPERATOR = Operator(
     name="QUANTIZE", max_version=3, prepare=prepare,
+    input_counts=(1,), output_counts=(1,),   # quantize_common.cc PrepareQuantizeReference
     glue={"reference": EvalGlue((0, 0), (1, 1, 2, 0))},
     op_data=(0, 24, 24),       # OpDataQuantizeReference
     run_reference=run_reference,

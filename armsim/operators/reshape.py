@@ -26,6 +26,7 @@ def run_reference(m, case, addr, tracer=None):
 
 OPERATOR = Operator(
     name="RESHAPE", max_version=1, prepare=prepare,
+    input_counts=(1, 2), output_counts=(1,),   # reshape_common.cc PrepareReshapeReference
     options="ReshapeOptions",
     option_fields=(),
     option_lists=("NewShape",),

@@ -40,6 +40,7 @@ def prepare(model, op):
 
 OPERATOR = Operator(
     name="SOFTMAX", max_version=3, prepare=prepare,
+    input_counts=(1,), output_counts=(1,),   # softmax_common.cc SoftmaxPrepare
     options="SoftmaxOptions",
     option_fields=("Beta",),
     glue={"cmsis": EvalGlue((37, 36), (1, 1, 0, 0)),                 # SoftmaxEval
