@@ -1,4 +1,21 @@
-"""armsim: a cycle-approximate simulator of the Cortex-M DSP extension running CMSIS-NN."""
+"""armsim: a cycle-approximate simulator of the Cortex-M DSP extension running CMSIS-NN.
+
+`armsim.profile(model, core=..., path=...)` profiles a model from Python (`armsim.api`);
+it is imported on first use, so `import armsim` stays cheap (nothing is compiled).
+"""
 from . import _cache
 
 _cache.configure()
+
+_API = ("profile", "Profile", "load_model")
+
+
+def __getattr__(name):
+    if name in _API:
+        from armsim import api
+        return getattr(api, name)
+    raise AttributeError(f"module 'armsim' has no attribute {name!r}")
+
+
+def __dir__():
+    return sorted(set(globals()) | set(_API))

@@ -56,7 +56,7 @@ OP_VERSIONS = {
     _BO.RESHAPE: 1, _BO.SQUEEZE: 1, _BO.MEAN: 2, _BO.PAD: 2, _BO.CONCATENATION: 2,
     _BO.QUANTIZE: 2, _BO.DEQUANTIZE: 2,
     _BO.TRANSPOSE: 2, _BO.PADV2: 2, _BO.MAXIMUM: 2, _BO.MINIMUM: 2, _BO.BATCH_MATMUL: 1,
-    _BO.TRANSPOSE_CONV: 3,
+    _BO.TRANSPOSE_CONV: 3, _BO.SVDF: 3,
 }
 
 
@@ -65,11 +65,12 @@ class ModelGenError(ValueError):
 
 
 class _Tensor:
-    __slots__ = ("name", "shape", "dtype", "scale", "zero_point", "axis", "data")
+    __slots__ = ("name", "shape", "dtype", "scale", "zero_point", "axis", "data", "is_variable")
 
     def __init__(self, name, shape, dtype, scale, zero_point, axis, data):
         self.name, self.shape, self.dtype = name, tuple(int(s) for s in shape), dtype
         self.scale, self.zero_point, self.axis, self.data = scale, zero_point, axis, data
+        self.is_variable = False       # a variable tensor (SVDF's state): TFLM keeps it
 
 
 class _Op:
@@ -170,6 +171,15 @@ class Graph:
         ~40 output steps keeps most outputs unsaturated."""
         in_scale = self.tensors[x].scale
         return float(in_scale * float(np.mean(weight_scales)) * 74 * 74 * math.sqrt(fan_in) / 40)
+
+    def calibrated(self, x, fan_in, channels=None, out_scale=0.05):
+        """`weight_scale` and `out_scale` arguments for a MAC layer on `x` with random
+        weights whose outputs spread over int8 at `out_scale` (`_spread_scale` solved for
+        the weight scale), so real-valued scales stay put, as in a trained model, instead of
+        growing layer by layer; per-channel scales (`channels` given) vary by +-25 %."""
+        base = out_scale / self._spread_scale(x, [1.0], fan_in)
+        ws = base * self.rng.uniform(0.75, 1.25, channels) if channels else base
+        return {"weight_scale": ws, "out_scale": out_scale}
 
     def _mac_layer(self, x, weights, weight_shape, bias, out_channels, fan_in, weight_scale,
                    per_channel, weight_axis, use_bias, name):
@@ -348,9 +358,10 @@ class Graph:
                 tflite.MulOptionsEnd)
         return self._op(_BO.MUL, [a, b], [y], _OPT.MulOptions, opts)
 
-    def reshape(self, x, new_shape, shape_tensor=True, name=None):
+    def reshape(self, x, new_shape, shape_tensor=True, shape_option=True, name=None):
         """RESHAPE (one -1 allowed); the new shape as an int32 input tensor like the
-        converter emits, and also in ReshapeOptions."""
+        converter emits, and also in ReshapeOptions unless `shape_option` is False (the
+        MLIR converter leaves the options out)."""
         size = int(np.prod(self.shape(x)))
         new_shape = list(new_shape)
         if new_shape.count(-1) == 1:
@@ -365,6 +376,8 @@ class Graph:
             inputs.append(self.tensor((len(new_shape),), "int32",
                                       data=np.array(new_shape, np.int32),
                                       name=f"{self.tensors[y].name}/shape"))
+        if not shape_option:
+            return self._op(_BO.RESHAPE, inputs, [y])
         opts = (tflite.ReshapeOptionsStart,
                 [(tflite.ReshapeOptionsAddNewShape, ("int32", new_shape))],
                 tflite.ReshapeOptionsEnd)
@@ -511,6 +524,52 @@ class Graph:
         inputs = [shape, wt, x] + ([b] if use_bias else [])
         return self._op(_BO.TRANSPOSE_CONV, inputs, [y], _OPT.TransposeConvOptions, opts)
 
+    def svdf(self, x, units, rank=1, memory=8, state_dtype="int8", state_scale=None,
+             state_zero_point=0, weights_feature=None, weights_time=None, bias=None,
+             out_scale=None, out_zero_point=0, name=None):
+        """SVDF on x [batch, input_size]: weights_feature [units * rank, input_size] int8,
+        weights_time [units * rank, memory] of `state_dtype` (int8: arm_svdf_s8, int16:
+        arm_svdf_state_s16_s8), bias [units] int32 at state scale x time scale, and the
+        variable state tensor [batch, memory * units * rank]; inputs in TFLite's order."""
+        name = name or f"svdf_{len(self.ops)}"
+        shape = self.shape(x)
+        if len(shape) != 2:
+            raise ModelGenError(f"{name}: input must be [batch, input_size], got {shape}")
+        if state_dtype not in ("int8", "int16"):
+            raise ModelGenError(f"{name}: state_dtype must be int8 or int16")
+        batch, size = shape
+        filters = units * rank
+        in_scale = self.tensors[x].scale
+        wf_scale = 0.008
+        if state_scale is None:     # the feature stage spread over ~40 state steps
+            state_scale = in_scale * wf_scale * 74 * 74 * math.sqrt(size) / 40
+        if weights_feature is None:
+            weights_feature = self._random_weights((filters, size))
+        wf = self.tensor((filters, size), "int8", wf_scale, 0, data=weights_feature,
+                         name=f"{name}/weights_feature")
+        if weights_time is None:
+            if state_dtype == "int8":
+                weights_time = self._random_weights((filters, memory))
+            else:
+                weights_time = self.rng.integers(-2000, 2001, size=(filters, memory))
+        wt_scale = 0.008 if state_dtype == "int8" else 0.0005
+        wt = self.tensor((filters, memory), state_dtype, wt_scale, 0, data=weights_time,
+                         name=f"{name}/weights_time")
+        if bias is None:
+            bias = self._random_bias(units, memory * rank)
+        b = self.tensor((units,), "int32", float(np.float32(state_scale) * np.float32(wt_scale)),
+                        0, data=bias, name=f"{name}/bias")
+        state = self.tensor((batch, memory * filters), state_dtype, state_scale,
+                            state_zero_point, name=f"{name}/state")
+        self.tensors[state].is_variable = True
+        if out_scale is None:       # state values spread ~25 steps, time weights ~74 / ~1150
+            wt_std = 74 if state_dtype == "int8" else 1150
+            out_scale = state_scale * wt_scale * 25 * wt_std * math.sqrt(memory * rank) / 40
+        y = self._activation_out((batch, units), out_scale, out_zero_point, name)
+        opts = (tflite.SVDFOptionsStart, [(tflite.SVDFOptionsAddRank, rank)],
+                tflite.SVDFOptionsEnd)
+        return self._op(_BO.SVDF, [x, wf, wt, b, state], [y], _OPT.SVDFOptions, opts)
+
     def concatenation(self, xs, axis=-1, activation="NONE", name=None):
         """CONCATENATION; TFLM's int8 kernel needs equal input/output quantization, so the
         output takes the first input's and every input must match it."""
@@ -654,6 +713,8 @@ def _serialise(g):
         tflite.TensorAddName(builder, name)
         if quant is not None:
             tflite.TensorAddQuantization(builder, quant)
+        if t.is_variable:
+            tflite.TensorAddIsVariable(builder, True)
         tensor_offsets.append(tflite.TensorEnd(builder))
 
     codes = []
@@ -711,9 +772,11 @@ def _serialise(g):
 
 
 def example_model(seed=0):
-    """A small int8 network (the README's first `armsim profile`): 16x16x3 input, 3x3 conv
-    (RELU), 3x3 depthwise stride 2 (RELU6), 1x1 conv, 2x2 max pool, reshape, fully
-    connected, softmax.  Seeded random weights; returns the .tflite bytes."""
+    """The default example: a small conv/depthwise/FC network (16x16x3 input, 7 ops).
+
+    The README's first `armsim profile`: 3x3 conv (RELU), 3x3 depthwise stride 2 (RELU6),
+    1x1 conv, 2x2 max pool, reshape, fully connected, softmax.  Seeded random weights;
+    returns the .tflite bytes."""
     g = Graph(seed=seed, description="armsim example model")
     x = g.input((1, 16, 16, 3), scale=0.0078125, zero_point=-1, name="input")
     y = g.conv2d(x, 8, (3, 3), padding="SAME", activation="RELU", out_zero_point=-128,
@@ -728,4 +791,117 @@ def example_model(seed=0):
     return g.build()
 
 
-__all__ = ["Graph", "ModelGenError", "example_model", "OP_VERSIONS", "SCHEMA_VERSION"]
+# The MLPerf Tiny v1.0 reference models (keyword spotting, visual wake words, image
+# classification, anomaly detection) rebuilt layer for layer: the same ops, shapes, strides,
+# paddings, activations and per-channel/per-tensor weight quantization as the int8 .tflite
+# files MLPerf Tiny ships, with seeded random weights.  The input quantization is the
+# shipped models'; RELU outputs use zero point -128 as the converter gives them; activation
+# and logit scales are near the shipped models' (0.015-0.11 and 0.015-0.17).
+# tests/test_examples.py checks each against the shipped model where ../shared has it.
+_ACTIVATION_SCALE = 0.05
+_LOGIT_SCALE = 0.15
+
+
+def _mlperf_graph(seed, task):
+    return Graph(seed=seed, description=f"armsim bundled example: MLPerf Tiny {task} layer "
+                                        f"shapes, seeded random weights")
+
+
+def _conv(g, x, channels, kernel, stride=1, activation="RELU", name=None):
+    fan_in = kernel[0] * kernel[1] * g.shape(x)[3]
+    return g.conv2d(x, channels, kernel, stride=(stride, stride), padding="SAME",
+                    activation=activation, out_zero_point=-128 if activation == "RELU" else 0,
+                    name=name, **g.calibrated(x, fan_in, channels, _ACTIVATION_SCALE))
+
+
+def _depthwise_separable(g, x, channels, stride, name):
+    """3x3 depthwise (RELU) then 1x1 conv to `channels` (RELU), both SAME."""
+    y = g.depthwise_conv2d(x, (3, 3), stride=(stride, stride), padding="SAME",
+                           activation="RELU", out_zero_point=-128, name=f"{name}/dw",
+                           **g.calibrated(x, 9, g.shape(x)[3], _ACTIVATION_SCALE))
+    return _conv(g, y, channels, (1, 1), name=f"{name}/pw")
+
+
+def _classifier(g, x, classes):
+    """Average pool over the whole map, flatten, fully connected logits, softmax."""
+    n, h, w, c = g.shape(x)
+    y = g.average_pool2d(x, (h, w), padding="VALID", name="avgpool")
+    y = g.reshape(y, (1, c), shape_option=False, name="flatten")
+    y = g.fully_connected(y, classes, name="fc", **g.calibrated(y, c, None, _LOGIT_SCALE))
+    return g.output(g.softmax(y, name="softmax"))
+
+
+def kws_example(seed=0):
+    """MLPerf Tiny keyword spotting, DS-CNN layer shapes (49x10x1 input, 13 ops).
+
+    10x4 stride-2 conv to 64 channels, four depthwise-separable blocks, average pool,
+    12 classes."""
+    g = _mlperf_graph(seed, "keyword spotting (DS-CNN)")
+    y = g.input((1, 49, 10, 1), scale=0.5847029, zero_point=83, name="input")
+    y = _conv(g, y, 64, (10, 4), stride=2, name="conv")
+    for i in range(4):
+        y = _depthwise_separable(g, y, 64, 1, f"block{i}")
+    _classifier(g, y, 12)
+    return g.build()
+
+
+# MobileNetV1 0.25 after its first conv: (depthwise stride, pointwise output channels)
+_VWW_BLOCKS = ((1, 16), (2, 32), (1, 32), (2, 64), (1, 64), (2, 128), (1, 128), (1, 128),
+               (1, 128), (1, 128), (1, 128), (2, 256), (1, 256))
+
+
+def vww_example(seed=0):
+    """MLPerf Tiny visual wake words, MobileNetV1 0.25 layer shapes (96x96x3, 31 ops).
+
+    3x3 stride-2 conv, 13 depthwise-separable blocks to 256 channels, average pool,
+    2 classes."""
+    g = _mlperf_graph(seed, "visual wake words (MobileNetV1 0.25)")
+    y = g.input((1, 96, 96, 3), scale=1 / 255, zero_point=-128, name="input")
+    y = _conv(g, y, 8, (3, 3), stride=2, name="conv")
+    for i, (stride, channels) in enumerate(_VWW_BLOCKS):
+        y = _depthwise_separable(g, y, channels, stride, f"block{i}")
+    _classifier(g, y, 2)
+    return g.build()
+
+
+def ic_example(seed=0):
+    """MLPerf Tiny image classification, ResNet-8 layer shapes (32x32x3, 16 ops).
+
+    3x3 conv, three residual stacks (16, 32, 64 channels; 1x1 stride-2 shortcuts), average
+    pool, 10 classes."""
+    g = _mlperf_graph(seed, "image classification (ResNet-8)")
+    y = g.input((1, 32, 32, 3), scale=1.0, zero_point=-128, name="input")
+    y = _conv(g, y, 16, (3, 3), name="conv")
+    for i, channels in enumerate((16, 32, 64)):
+        stride = 1 if i == 0 else 2
+        r = _conv(g, y, channels, (3, 3), stride=stride, name=f"stack{i}/conv_a")
+        r = _conv(g, r, channels, (3, 3), activation="NONE", name=f"stack{i}/conv_b")
+        shortcut = y if i == 0 else _conv(g, y, channels, (1, 1), stride=2,
+                                          activation="NONE", name=f"stack{i}/shortcut")
+        y = g.add(shortcut, r, activation="RELU", out_zero_point=-128, name=f"stack{i}/add")
+    _classifier(g, y, 10)
+    return g.build()
+
+
+def ad_example(seed=0):
+    """MLPerf Tiny anomaly detection, FC autoencoder layer shapes (640 inputs, 10 ops).
+
+    5 frames x 128 mel bins in, fully connected 128-128-128-128-8-128-128-128-128 (RELU),
+    640 outputs."""
+    g = _mlperf_graph(seed, "anomaly detection (FC autoencoder)")
+    y = g.input((1, 640), scale=0.39101523, zero_point=89, name="input")
+    for i, units in enumerate((128, 128, 128, 128, 8, 128, 128, 128, 128)):
+        y = g.fully_connected(y, units, activation="RELU", out_zero_point=-128, name=f"fc{i}",
+                              **g.calibrated(y, g.shape(y)[1], None, _ACTIVATION_SCALE))
+    g.output(g.fully_connected(y, 640, name="fc_out",
+                               **g.calibrated(y, 128, None, _ACTIVATION_SCALE)))
+    return g.build()
+
+
+#: the models armsim builds itself, by name (`armsim profile NAME`, `armsim.profile(NAME)`);
+#: each builder takes a seed and returns .tflite bytes
+EXAMPLES = {"example": example_model, "kws": kws_example, "vww": vww_example,
+            "ic": ic_example, "ad": ad_example}
+
+__all__ = ["Graph", "ModelGenError", "example_model", "kws_example", "vww_example",
+           "ic_example", "ad_example", "EXAMPLES", "OP_VERSIONS", "SCHEMA_VERSION"]

@@ -1,6 +1,12 @@
 """The HTML report renders in headless Chromium: cycle bars, instruction mix, arena layout
-and the per-op table are in the DOM after the page's script ran, with the right counts."""
+and the per-op table are in the DOM after the page's script ran, with the right counts.
+
+The render needs Debian's chromium (`apt-get install chromium`), which pip cannot install.
+The render tests run wherever a chromium is on PATH; without one they are skipped with the
+reason in pytest's summary, unless ARMSIM_BROWSER_TESTS=1, which makes a missing browser a
+failure.  .ci/run installs chromium and sets ARMSIM_BROWSER_TESTS=1, so CI always renders."""
 import json
+import os
 import re
 import shutil
 import subprocess
@@ -12,17 +18,25 @@ from click.testing import CliRunner
 from armsim import report
 from armsim.cpu.instructions import CLASS_OF
 
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+BROWSER_TESTS = "ARMSIM_BROWSER_TESTS"
 
 
-def test_chromium_is_installed():
-    """CI installs Debian's chromium (.ci/run); without it the report is untested."""
-    assert CHROMIUM, "chromium not found: apt-get install -y chromium"
+@pytest.fixture
+def chromium():
+    """The headless browser; skipped (with the reason) or, under ARMSIM_BROWSER_TESTS=1,
+    failed when there is none."""
+    found = shutil.which("chromium") or shutil.which("chromium-browser")
+    if found:
+        return found
+    if os.environ.get(BROWSER_TESTS) == "1":
+        pytest.fail(f"{BROWSER_TESTS}=1 but no chromium on PATH: apt-get install -y chromium")
+    pytest.skip(f"no chromium on PATH, the HTML report's real-browser render is not checked "
+                f"(apt-get install chromium; .ci/run does, and sets {BROWSER_TESTS}=1)")
 
 
-def render_dom(html_path, tmp_path):
+def render_dom(chromium, html_path, tmp_path):
     profile_dir = tmp_path / "chromium-profile"
-    cmd = [CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu",
+    cmd = [chromium, "--headless", "--no-sandbox", "--disable-gpu",
            "--disable-background-networking", "--disable-component-update", "--disable-sync",
            "--no-first-run", f"--user-data-dir={profile_dir}", "--virtual-time-budget=3000",
            "--dump-dom", f"file://{html_path}"]
@@ -163,16 +177,19 @@ def check_rendered(dom, rep):
     return doc
 
 
+def test_report_is_self_contained():
+    """No external resources: the report opens offline."""
+    text = report.render_html(synthetic_report()[0])
+    assert not re.search(r"""(src|href)\s*=\s*["']?(https?:)?//""", text)
+    assert "@import" not in text and "<link" not in text
+
+
 @pytest.mark.parametrize("arena_form", ["plan", "tensors"])
-def test_synthetic_report_renders(tmp_path, arena_form):
+def test_synthetic_report_renders(chromium, tmp_path, arena_form):
     rep, tensors = synthetic_report(arena_form)
     out = tmp_path / "report.html"
     report.write_html(rep, str(out))
-    text = out.read_text()
-    # self-contained: no external resources
-    assert not re.search(r"""(src|href)\s*=\s*["']?(https?:)?//""", text)
-    assert "@import" not in text and "<link" not in text
-    doc = check_rendered(render_dom(out, tmp_path), rep)
+    doc = check_rendered(render_dom(chromium, out, tmp_path), rep)
     # the arena: one rectangle per buffer, placed by offset (y) and lifetime (x)
     rects = doc.select("rect", "tensor", inside="arena-chart")
     assert len(rects) == len(tensors) == int(doc.by_id("summary")["attrs"]["data-tensors"])
@@ -187,12 +204,12 @@ def test_synthetic_report_renders(tmp_path, arena_form):
     assert float(by_name["conv1"]["width"]) == pytest.approx(2 * float(by_name["fc"]["width"]))
 
 
-def test_single_path_report(tmp_path):
+def test_single_path_report(chromium, tmp_path):
     rep, _ = synthetic_report()
     rep["profiles"] = {"simd": rep["profiles"]["simd"]}
     out = tmp_path / "one.html"
     report.write_html(rep, str(out))
-    check_rendered(render_dom(out, tmp_path), rep)
+    check_rendered(render_dom(chromium, out, tmp_path), rep)
 
 
 def test_names_are_escaped(tmp_path):
@@ -208,7 +225,7 @@ def test_no_profiles_is_an_error():
         report.render_html({"model": "x", "profiles": {}})
 
 
-def test_real_profile_of_the_example_model(tmp_path):
+def test_real_profile_of_the_example_model(chromium, tmp_path):
     """`armsim compare --html` on the example model (armsim.profiler + cli/cmd_model.py)."""
     from armsim.cli.main import main
     html_path, json_path = tmp_path / "compare.html", tmp_path / "compare.json"
@@ -217,7 +234,7 @@ def test_real_profile_of_the_example_model(tmp_path):
     assert result.exit_code == 0, result.output
     data = json.loads(json_path.read_text())
     profiles = data.get("profiles", data) if isinstance(data, dict) else data
-    dom = render_dom(html_path, tmp_path)
+    dom = render_dom(chromium, html_path, tmp_path)
     doc = Elements(dom)
     assert doc.by_id("summary")["attrs"]["data-rendered"] == "yes"
     bars = doc.select("rect", "bar", inside="cycle-chart")

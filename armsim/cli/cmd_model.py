@@ -1,19 +1,19 @@
 """Whole-model commands: `armsim profile`, `compare`, `run`, `arena`.
 
-MODEL is a .tflite file, or the name of a model directory under the shared models folder
-(`$ARMSIM_MODELS`, else ../shared/models next to the repository), e.g. `armsim compare vww`.
-Without MODEL, `profile` uses the small example model the project builds itself
-(`armsim.modelgen.example_model`).  Every problem is one line naming the file and the op
-or tensor, with a non-zero exit; outputs are written atomically (nothing is left behind
-on failure).  The --json schema is documented in docs/json_schema.md.
+MODEL is a .tflite file or a name: NAME/model.tflite in the models directory
+`$ARMSIM_MODELS`, else an example armsim builds itself (`armsim.modelgen.EXAMPLES`), as
+`armsim.api.load_model` resolves it; without MODEL, the small example model.  Every
+problem is one line naming the file and the op or tensor, with a non-zero exit; outputs
+are written atomically (nothing is left behind on failure).  The --json schema is
+documented in docs/json_schema.md.
 """
 import json
 import os
-from pathlib import Path
 
 import click
 import numpy as np
 
+from armsim import api
 from armsim import arena as arena_mod
 from armsim.cpu import cores, machine
 from armsim import model as model_mod
@@ -25,35 +25,32 @@ from armsim.cli import output
 
 CORES = tuple(cores.CORES)
 PATHS = harness.PATHS
-EXAMPLE_NAME = "example"
 TRACE_HELP = ("write the per-op timeline in the Chrome trace-event format (cycles as time at "
               "the clock), for Perfetto or chrome://tracing")
+
+
+def _model_help():
+    """The MODEL paragraph of each command's --help, listing the bundled examples."""
+    from armsim import modelgen
+    examples = "\n".join(f"  {name:8s} {builder.__doc__.splitlines()[0].rstrip('.')}"
+                         for name, builder in modelgen.EXAMPLES.items())
+    return (f"MODEL is a .tflite file or a name: NAME/model.tflite in the models directory "
+            f"${api.MODELS_ENV} if it is there, else one of the examples armsim builds itself "
+            f"(seeded random weights, nothing downloaded; default: {api.DEFAULT_MODEL}):\n\n"
+            f"\b\n{examples}")
+
+
+MODEL_HELP = _model_help()
 
 
 def _fail(message):
     raise click.ClickException(message)
 
 
-def _models_dir():
-    env = os.environ.get("ARMSIM_MODELS")
-    if env:
-        return Path(env)
-    return Path(__file__).resolve().parents[2] / "shared" / "models"
-
-
 def load_model(model_arg):
-    """(Model, prepared steps) for MODEL (path, shared model name, or None = example)."""
+    """(Model, prepared steps) for MODEL (see `armsim.api.load_model`; None: the example)."""
     try:
-        if model_arg is None:
-            from armsim import modelgen
-            m = model_mod.parse(modelgen.example_model(seed=0), f"{EXAMPLE_NAME}.tflite")
-        else:
-            path = Path(model_arg)
-            if not path.exists() and os.sep not in model_arg and not model_arg.endswith(".tflite"):
-                shared = _models_dir() / model_arg / "model.tflite"
-                if shared.exists():
-                    path = shared
-            m = model_mod.load(str(path))
+        m = api.load_model(model_arg)
         steps = prepare_mod.prepare(m)
     except model_mod.ModelError as e:
         _fail(str(e))
@@ -164,7 +161,7 @@ def _common_options(f):
     return f
 
 
-@click.command("profile")
+@click.command("profile", epilog=MODEL_HELP)
 @click.argument("model", required=False)
 @_common_options
 @click.option("--path", type=click.Choice(PATHS), default="simd", show_default=True,
@@ -225,7 +222,7 @@ def _print_profile(m, prof, plan):
                   "not counted")
 
 
-@click.command("compare")
+@click.command("compare", epilog=MODEL_HELP)
 @click.argument("model", required=False)
 @_common_options
 @click.option("--input", "input_file", type=click.Path(dir_okay=False),
@@ -281,7 +278,7 @@ def compare(model, core, toolchain, clock_mhz, flash_wait_states, input_file, js
         raise SystemExit(1)
 
 
-@click.command("run")
+@click.command("run", epilog=MODEL_HELP)
 @click.argument("model")
 @click.option("--input", "input_file", required=True, type=click.Path(dir_okay=False),
               help=".npy input matching the model's input tensor")
@@ -302,7 +299,7 @@ def run(model, input_file, output_file, path, toolchain):
                      f"{_fmt(prof.instructions)} instructions)")
 
 
-@click.command("arena")
+@click.command("arena", epilog=MODEL_HELP)
 @click.argument("model", required=False)
 @click.option("--path", type=click.Choice(PATHS), default="simd", show_default=True)
 @click.option("--toolchain", type=click.Choice(harness.TOOLCHAINS), default="gcc",
