@@ -117,3 +117,56 @@ def test_pad_errors_name_the_op():
     g.output(y)
     with pytest.raises(ModelError, match="constant_values .* scale and zero point"):
         prepare(model.parse(g.build()))
+
+
+def mobilenet_v2_nchw(seed=0):
+    """A MobileNetV2-style int8 model as PyTorch exports it: an NCHW input transposed to
+    NHWC first, a 3x3 stride-2 stem, inverted residual blocks (1x1 expand RELU6, 3x3
+    depthwise RELU6, 1x1 project, residual ADD where shapes allow), a 1x1 head, global
+    mean, fully connected, softmax.  Seeded random weights, scales from `calibrated`."""
+    g = modelgen.Graph(seed=seed, description="MobileNetV2-style, NCHW input")
+    x = g.input((1, 3, 32, 32), scale=0.0078125, zero_point=-1, name="input_nchw")
+    x = g.transpose(x, [0, 2, 3, 1], name="to_nhwc")
+
+    def conv(x, c, k=1, stride=1, act="RELU6"):
+        cal = g.calibrated(x, k * k * g.shape(x)[3], channels=c)
+        return g.conv2d(x, c, (k, k), stride=(stride, stride), padding="SAME",
+                        activation=act, **cal)
+
+    def block(x, expand, out_c, stride):
+        y = conv(x, g.shape(x)[3] * expand)
+        cal = g.calibrated(y, 9, channels=g.shape(y)[3])
+        y = g.depthwise_conv2d(y, (3, 3), stride=(stride, stride), padding="SAME",
+                               activation="RELU6", **cal)
+        y = conv(y, out_c, act="NONE")
+        if stride == 1 and g.shape(x) == g.shape(y):
+            y = g.add(x, y, out_scale=0.08)
+        return y
+    x = conv(x, 8, k=3, stride=2)
+    for expand, out_c, stride in ((1, 8, 1), (4, 12, 2), (4, 12, 1), (4, 16, 2)):
+        x = block(x, expand, out_c, stride)
+    x = conv(x, 32)
+    x = g.mean(x, axes=(1, 2), keep_dims=False)
+    g.output(g.softmax(g.fully_connected(x, 10, **g.calibrated(x, 32, out_scale=0.15))))
+    return g.build()
+
+
+def test_mobilenet_v2_starting_with_transpose_profiles_end_to_end(tmp_path):
+    """`armsim profile` runs every op of the model simulated (TRANSPOSE by
+    arm_transpose_s8), and the three paths match TFLM's interpreter."""
+    import json
+
+    from click.testing import CliRunner
+
+    from armsim.cli.main import main
+    model_bytes = mobilenet_v2_nchw()
+    path = tmp_path / "mobilenet_v2_nchw.tflite"
+    path.write_bytes(model_bytes)
+    out = tmp_path / "profile.json"
+    result = CliRunner().invoke(main, ["profile", str(path), "--json", str(out)])
+    assert result.exit_code == 0, result.output
+    ops = json.loads(out.read_text())["ops"]
+    assert ops[0]["op"] == "TRANSPOSE" and ops[0]["kernel"].startswith("arm_transpose_s8")
+    assert all(o["simulated"] and o["instructions"] > 0 for o in ops)
+    assert "not simulated" not in result.output
+    _run_all_paths(model_bytes, _input((1, 3, 32, 32), seed=3))
