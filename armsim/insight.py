@@ -1,0 +1,357 @@
+"""Why a layer takes its kernel path, and what a nearby variant of the layer would cost.
+
+Dispatch, explained from the code that runs.  The CMSIS-NN wrappers
+(`arm_convolve_wrapper_s8`, `arm_depthwise_conv_wrapper_s8`, `arm_fully_connected_wrapper_s8`)
+decide with CMP + conditional branch pairs, as the compiled C does.  `dispatch` runs the
+op's wrapper traced (`armsim.cpu.kernel.Tracer`, the same code object as the counted run) up
+to the branch into the chosen kernel, and reads every conditional branch the wrapper
+executed: the branch's condition as written in the port (`bcc(m, kernel_x != 1)`; a helper's
+parameters replaced by the wrapper's arguments), the values it compared and whether it was
+taken.  In these wrappers a taken branch leaves a faster path (the condition of a fast path
+failed) or, in the fully connected wrapper, selects the per-tensor kernel: the taken
+branches are the reasons.  No rule is written down twice: change the port and the
+explanation follows.  Ops without a wrapper (pooling, softmax, elementwise) have a single
+CMSIS-NN kernel; their reason says so, naming the kernel TFLM's Eval calls.
+
+Counterfactuals.  Where a taken branch tested a layer option a converter can change
+(padding, stride, dilation) and the changed layer's own traced dispatch hands it to another
+kernel, `counterfactuals` cuts the op into a one-op model
+(`armsim.tflm_host.cut`), changes that option (the output shape follows, as Prepare
+computes it), and profiles both the unchanged and the changed one-op model on the same
+seeded input: the cycles are a run of the changed layer, not an estimate.
+"""
+import ast
+import linecache
+import sys
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from armsim import model as model_mod
+from armsim import prepare as prepare_mod
+from armsim import profiler, tflm_host
+from armsim.cpu.kernel import Tracer
+from armsim.kernels.cmsis_nn import arm_convolve_wrapper_s8 as conv_wrapper
+from armsim.kernels.cmsis_nn import arm_depthwise_conv_wrapper_s8 as dw_wrapper
+from armsim.kernels.cmsis_nn import arm_fully_connected_wrapper_s8 as fc_wrapper
+from armsim.operators import common
+
+# the wrapper each family's CMSIS-NN entry runs through
+WRAPPERS = {"conv": conv_wrapper.arm_convolve_wrapper_s8,
+            "depthwise_conv": dw_wrapper.arm_depthwise_conv_wrapper_s8,
+            "fully_connected": fc_wrapper.arm_fully_connected_wrapper_s8}
+# a wrapper variable -> the layer option a counterfactual changes, and the value it tries
+_OPTION_OF = {"pad_x": ("Padding", 1), "pad_y": ("Padding", 1),            # VALID
+              "stride_x": ("Stride", 1), "stride_y": ("Stride", 1),
+              "dilation_x": ("Dilation", 1), "dilation_y": ("Dilation", 1)}
+_OPTION_TEXT = {("Padding", 1): "padding VALID", ("Stride", 1): "stride 1",
+                ("Dilation", 1): "dilation 1"}
+_CONV_OPS = ("CONV_2D", "DEPTHWISE_CONV_2D")
+
+
+@dataclass
+class Branch:
+    """One conditional branch the wrapper executed."""
+    condition: str            # as written in the port, in the wrapper's names: "kernel_x != 1"
+    values: dict              # the wrapper variables in it -> their values
+    taken: bool
+    note: str = ""            # the port's comment at that point (the C it mirrors)
+
+    def text(self):
+        shown = ", ".join(f"{k} = {v}" for k, v in self.values.items())
+        return (f"{self.note}: " if self.note else "") + self.condition + \
+            (f" ({shown})" if shown else "")
+
+
+@dataclass
+class Dispatch:
+    index: int
+    op: str
+    kernel: str               # the chain the counted run took, "a > b > c"
+    reason: str               # one line
+    branches: list = field(default_factory=list)
+    leaf: str = ""            # the function the wrapper handed over to ("" without wrapper)
+
+    @property
+    def reasons(self):
+        return [b for b in self.branches if b.taken]
+
+    def to_json(self):
+        return {"index": self.index, "op": self.op, "kernel": self.kernel,
+                "reason": self.reason,
+                "branches": [{"condition": b.condition, "values": b.values, "taken": b.taken,
+                              "note": b.note} for b in self.branches]}
+
+
+@dataclass
+class Counterfactual:
+    change: str               # "padding VALID"
+    because: str              # the taken branch it answers: "pad_x != 0 (pad_x = 1)"
+    kernel: str               # the changed layer's kernel chain
+    cycles: int               # the changed one-op model's cycles
+    baseline_cycles: int      # the unchanged one-op model's, same input
+    macs: int
+    baseline_macs: int
+    model: bytes = b""        # the changed one-op .tflite
+
+    @property
+    def delta(self):
+        return (self.cycles - self.baseline_cycles) / self.baseline_cycles \
+            if self.baseline_cycles else 0.0
+
+    def text(self):
+        macs = f", MACs {self.baseline_macs:,} -> {self.macs:,}" \
+            if self.macs != self.baseline_macs else ""
+        return (f"with {self.change}: {_leaf(self.kernel)}, {self.cycles:,} cycles vs "
+                f"{self.baseline_cycles:,} ({100 * self.delta:+.0f} %{macs})")
+
+    def to_json(self):
+        return {"change": self.change, "because": self.because, "kernel": self.kernel,
+                "cycles": self.cycles, "baseline_cycles": self.baseline_cycles,
+                "macs": self.macs, "baseline_macs": self.baseline_macs, "delta": self.delta}
+
+
+class _Handover(Exception):
+    """The wrapper branched into the kernel it chose: the trace has what it needs."""
+
+
+class _BranchTracer(Tracer):
+    """A tracer that keeps only the wrapper's conditional branches and stops at the wrapper's
+    own B/BL into the chosen kernel."""
+
+    def __init__(self, wrapper):
+        self.wrapper_code = wrapper.py_func.__code__
+        self.branches = []
+        self.leaf = None              # the function the wrapper handed over to
+        self._handing_over = False
+        super().__init__()
+
+    def _wrap(self, op):
+        body, name = op.body, op.name
+        wrapper_code, branches = self.wrapper_code, self.branches
+
+        def recorded(m, *operands):
+            result = body(m, *operands)
+            here = sys._getframe(1)
+            if self._handing_over:    # the first instruction of the callee: name it, stop
+                frame = here
+                while frame.f_back is not None and frame.f_back.f_code is not wrapper_code:
+                    frame = frame.f_back
+                self.leaf = frame.f_code.co_name
+                raise _Handover
+            if here.f_code is wrapper_code and name in ("b", "bl"):
+                self._handing_over = True
+            if name == "bcc":
+                caller = here.f_back
+                if here.f_code is wrapper_code:
+                    branches.append(_branch(here, None, bool(operands[0])))
+                elif caller is not None and caller.f_code is wrapper_code:
+                    branches.append(_branch(here, caller, bool(operands[0])))
+            return result
+        recorded.__name__ = name
+        return recorded
+
+
+def _call_at(frame, names):
+    """The call to one of `names` on `frame`'s current source line (an ast.Call), or None."""
+    line = linecache.getline(frame.f_code.co_filename, frame.f_lineno).strip()
+    try:
+        tree = ast.parse(line.split("  #")[0].strip())
+    except SyntaxError:
+        return None
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and \
+                node.func.id in names:
+            return node
+    return None
+
+
+def _comment(frame, lineno=None):
+    line = linecache.getline(frame.f_code.co_filename, lineno or frame.f_lineno)
+    return line.split("#", 1)[1].strip() if "#" in line else ""
+
+
+def _branch(frame, caller, taken):
+    """The Branch of the bcc executing on `frame` (the wrapper, or a helper the wrapper
+    called from `caller`)."""
+    call = _call_at(frame, ("bcc",))
+    if call is None or len(call.args) < 2:
+        return Branch("?", {}, taken)
+    condition = call.args[1]
+    values = {}
+    note = _comment(frame) or _comment(frame, frame.f_lineno - 1)
+    if caller is not None:                        # helper: its parameters -> wrapper's names
+        helper_call = _call_at(caller, (frame.f_code.co_name,))
+        params = frame.f_code.co_varnames[:frame.f_code.co_argcount]
+        given = dict(zip(params, helper_call.args)) if helper_call is not None else {}
+        for node in ast.walk(condition):
+            arg = given.get(node.id) if isinstance(node, ast.Name) else None
+            if isinstance(arg, ast.Name):
+                values[arg.id] = int(frame.f_locals[node.id])
+
+        class Rename(ast.NodeTransformer):
+            def visit_Name(self, node):
+                arg = given.get(node.id)
+                return ast.copy_location(arg, node) if arg is not None else node
+        condition = Rename().visit(condition)
+        note = _comment(caller) or _group(caller) or note
+    if caller is None:
+        for node in ast.walk(condition):
+            if isinstance(node, ast.Name) and node.id in frame.f_locals:
+                value = frame.f_locals[node.id]
+                if isinstance(value, (int, bool, np.integer, np.bool_)):
+                    values[node.id] = int(value)
+        note = note or _group(frame)
+    return Branch(ast.unparse(condition), values, taken, note)
+
+
+def _leaf(kernel):
+    """The kernels that did the work: a chain without its wrapper and TFLM's Eval glue."""
+    parts = [p for p in kernel.split(" > ") if "Eval" not in p and "GetTensorShape" not in p
+             and "GetEval" not in p and not p.endswith("_wrapper_s8")]
+    return " > ".join(parts) if parts else kernel
+
+
+def _negated(condition):
+    """`condition` (source text) as it reads when its branch is not taken."""
+    tree = ast.parse(condition, mode="eval").body
+    inverse = {ast.NotEq: ast.Eq, ast.Eq: ast.NotEq, ast.Gt: ast.LtE, ast.LtE: ast.Gt,
+               ast.Lt: ast.GtE, ast.GtE: ast.Lt}
+    if isinstance(tree, ast.UnaryOp) and isinstance(tree.op, ast.Not):
+        return ast.unparse(tree.operand)
+    if isinstance(tree, ast.Compare) and len(tree.ops) == 1 and type(tree.ops[0]) in inverse:
+        tree.ops = [inverse[type(tree.ops[0])]()]
+        return ast.unparse(tree)
+    return f"not ({condition})"
+
+
+def _group(frame):
+    """The C predicate the wrapper's code at `frame` evaluates: the nearest comment line
+    above naming a CMSIS-NN function (`# arm_nn_is_convolve_1x1(...)`), or ''."""
+    for lineno in range(frame.f_lineno - 1, frame.f_code.co_firstlineno, -1):
+        text = linecache.getline(frame.f_code.co_filename, lineno).strip()
+        if text.startswith("# arm_"):
+            return text[2:].split("(")[0]
+    return ""
+
+
+def dispatch(model, step, kernel, build="simd", toolchain="gcc"):
+    """The `Dispatch` of one prepared op (`step`) whose counted run took `kernel` (the chain
+    of its `OpProfile`) on `build` (a path name)."""
+    wrapper = WRAPPERS.get(step.family)
+    via = step.extra.get("cmsis_function")
+    leaf = _leaf(kernel)
+    if step.host or step.reference_only or build == "reference" or via or wrapper is None:
+        return Dispatch(step.index, step.op, kernel, _no_dispatch(step, kernel, build, via))
+    tracer = _BranchTracer(wrapper)
+    values = {i: np.zeros(model.tensors[i].shape, np.int8)
+              for i in (step.inputs.get("input"), step.inputs.get("input2")) if i is not None}
+    try:
+        profiler.run_step(step, values, build, toolchain, tracer=tracer)
+    except _Handover:
+        pass
+    taken = [b for b in tracer.branches if b.taken]
+    if taken:
+        reason = f"{leaf}: " + "; ".join(b.text() for b in taken)
+    else:
+        reason = f"{leaf}: the wrapper's first path, every check held (" + \
+            ", ".join(_negated(b.condition) for b in tracer.branches) + ")"
+    return Dispatch(step.index, step.op, kernel, reason, tracer.branches, tracer.leaf or "")
+
+
+def _no_dispatch(step, kernel, build, via):
+    leaf = _leaf(kernel)
+    if build == "reference" and not step.host:
+        return f"{leaf}: the reference path runs TFLM's reference kernel, no CMSIS-NN dispatch"
+    if via:
+        return (f"{leaf}: TFLM's Eval glue calls {via} directly for this layer "
+                f"(armsim.operators.{step.op.lower()})")
+    if step.host:
+        return f"{step.op}: computed on the host, not simulated"
+    if step.reference_only:
+        return f"{leaf}: TFLM's reference kernel (CMSIS-NN has no kernel for {step.op})"
+    return f"{leaf}: the one CMSIS-NN kernel for {step.op} (no dispatch)"
+
+
+def dispatches(model, prof, steps=None, toolchain="gcc"):
+    """`Dispatch` of every op of a `profiler.ModelProfile` of `model`."""
+    steps = steps if steps is not None else prepare_mod.prepare(model)
+    return [dispatch(model, s, o.kernel, prof.path, toolchain) for s, o in zip(steps, prof.ops)]
+
+
+# --- counterfactuals ----------------------------------------------------------------------
+
+def changed_layer(model, op, option, value):
+    """The .tflite bytes of `op` alone with `option` ("Padding", "Stride", "Dilation") set to
+    `value` on both axes, the output shape recomputed as Prepare does; None if the change
+    is no change or gives an empty output."""
+    schema = tflm_host._schema()
+    one = schema.ModelT.InitFromPackedBuf(bytearray(tflm_host.cut(model, op)), 0)
+    graph = one.subgraphs[0]
+    node = graph.operators[0]
+    opts = node.builtinOptions
+    fields = {"Padding": ("padding",), "Stride": ("strideH", "strideW"),
+              "Dilation": ("dilationHFactor", "dilationWFactor")}[option]
+    if all(getattr(opts, f) == value for f in fields):
+        return None
+    for f in fields:
+        setattr(opts, f, value)
+    inp = graph.tensors[node.inputs[0]]
+    filt = graph.tensors[node.inputs[1]]
+    out = graph.tensors[node.outputs[0]]
+    _, fh, fw, _ = filt.shape
+    _, ih, iw, _ = inp.shape
+    oh, _ = common.padding(opts.padding, opts.strideH, opts.dilationHFactor, ih, fh)
+    ow, _ = common.padding(opts.padding, opts.strideW, opts.dilationWFactor, iw, fw)
+    if oh <= 0 or ow <= 0:
+        return None
+    out.shape = [out.shape[0], oh, ow, out.shape[3]]
+    import flatbuffers
+    builder = flatbuffers.Builder(1024)
+    builder.Finish(one.Pack(builder), file_identifier=b"TFL3")
+    return bytes(builder.Output())
+
+
+def profile_layer(model_bytes, name, path="simd", **run_options):
+    """Profile a (one-op) model from bytes on its seeded random input; (cycles, MACs,
+    kernel chain) of its op."""
+    m = model_mod.parse(model_bytes, name)
+    prof = profiler.run(m, path, **run_options)
+    o = prof.ops[0]
+    return o.cycles, o.macs, o.kernel
+
+
+def _handed_to(model_bytes, name, path, toolchain):
+    """The kernel the wrapper hands a one-op model's layer to (its traced dispatch)."""
+    m = model_mod.parse(model_bytes, name)
+    step = prepare_mod.prepare(m)[0]
+    return dispatch(m, step, "", path, toolchain).leaf
+
+
+def counterfactuals(model, dispatch_, path="simd", toolchain="gcc", **run_options):
+    """Counterfactual layers for the options the taken branches of `dispatch_` tested, where
+    the changed layer takes another path through the wrapper (its own traced dispatch
+    says so); each profiled, with the unchanged one-op layer as baseline."""
+    op = model.operators[dispatch_.index]
+    if op.op not in _CONV_OPS or path == "reference":
+        return []
+    tried, out = set(), []
+    baseline = None
+    for b in dispatch_.reasons:
+        for var in b.values:
+            change = _OPTION_OF.get(var)
+            if change is None or change in tried:
+                continue
+            tried.add(change)
+            changed = changed_layer(model, op, *change)
+            name = f"{model.name}-op{op.index}-{change[0].lower()}"
+            if changed is None or _handed_to(changed, name, path, toolchain) == dispatch_.leaf:
+                continue
+            if baseline is None:
+                baseline = profile_layer(tflm_host.cut(model, op), f"{model.name}-op{op.index}",
+                                         path, toolchain=toolchain, **run_options)
+            cycles, macs, kernel = profile_layer(changed, name, path, toolchain=toolchain,
+                                                 **run_options)
+            out.append(Counterfactual(_OPTION_TEXT[change], b.text(), kernel, cycles,
+                                      baseline[0], macs, baseline[1], changed))
+    return out
