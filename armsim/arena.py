@@ -117,8 +117,10 @@ def scratch_bytes(step, build):
         return 0
     if step.reference_only:
         return int(step.case.get("scratch_bytes", 0))   # MEAN's int32 temp_sum
-    if not build.cmsis_nn:   # a CMSIS-NN family's reference kernel may request one too
+    if not build.cmsis_nn:   # a CMSIS-NN family's reference kernel may request some too
         module = harness.family(step.case["family"])
+        if hasattr(module, "reference_buffer_sizes"):
+            return [int(size) for size in module.reference_buffer_sizes(step.case)]
         return int(getattr(module, "reference_buffer_size", lambda case: 0)(step.case))
     case = step.extra.get("cmsis_case", step.case)
     module = harness.family(case["family"])
@@ -148,8 +150,8 @@ def plan(model, steps, build="simd", toolchain="gcc"):
         last[i] = max(n_ops - 1, 0)
     buffers = []
     for t in model.tensors:
-        if t.constant or t.index not in first or t.dtype is None:
-            continue
+        if t.constant or t.index not in first or t.dtype is None or t.is_variable:
+            continue                 # (variable tensors are persistent: the tail)
         if t.nbytes == 0:
             continue
         buffers.append(Buffer(t.name, "tensor", t.index, t.nbytes, first[t.index],
@@ -188,5 +190,8 @@ def plan(model, steps, build="simd", toolchain="gcc"):
                     "per_channel")):
             size += 2 * 4 * step.output_shape[-1]    # per-channel multiplier + shift
         parts["op_data"] += align(size, 4)
+    variables = [t.nbytes for t in model.tensors if t.is_variable and t.dtype is not None]
+    if variables:   # AllocateVariables: one persistent buffer each, arena-aligned
+        parts["variables"] = sum(align(n) for n in variables)
     tail = sum(parts.values())
     return Plan(buffers, head, tail, parts)

@@ -308,3 +308,38 @@ def transpose_conv(case):
     mult, shift = _per_channel(case, oc)
     y = requantize(acc, mult, shift) + p["output_offset"]
     return _clamp8(y, p["activation"]["min"], p["activation"]["max"]).ravel()
+
+
+def svdf_run(case):
+    """README svdf / svdf_state_s16: every input block in turn, the state carried over.
+    Returns (output of the last step, state after it) as flat int64 arrays; a state
+    element is clamped to input_activation and wrapped to the state type, as the kernel's
+    store does."""
+    p = case["svdf_params"]
+    n, size = case["input_dims"]["n"], case["input_dims"]["h"]
+    features = case["weights_feature_dims"]["n"]
+    time = case["weights_time_dims"]["h"]
+    rank = p["rank"]
+    bits = 16 if case["family"] == "svdf_state_s16" else 8
+    state = np.asarray(case["state"], np.int64).reshape(n, features, time).copy()
+    x_all = np.asarray(case["input"], np.int64).reshape(-1, n, size)
+    wf = np.asarray(case["weights_feature"], np.int64).reshape(features, size)
+    wt = np.asarray(case["weights_time"], np.int64).reshape(features, time)
+    qi, qo = case["input_quant_params"], case["output_quant_params"]
+    act_in, act_out = p["input_activation"], p["output_activation"]
+    out = None
+    for x in x_all:
+        state = np.concatenate([state.reshape(n, -1)[:, 1:],
+                                np.zeros((n, 1), np.int64)], axis=1).reshape(n, features, time)
+        feat = requantize(_wrap32((x - p["input_offset"]) @ wf.T), qi["multiplier"], qi["shift"])
+        feat = np.clip(feat, act_in["min"], act_in["max"])
+        state[:, :, -1] = ((feat + 2**(bits - 1)) % 2**bits) - 2**(bits - 1)
+        t = _wrap32(np.einsum("bft,ft->bf", state, wt))
+        u = t.reshape(n, features // rank, rank).sum(axis=2) + _bias(case, features // rank)
+        y = requantize(_wrap32(u), qo["multiplier"], qo["shift"]) + p["output_offset"]
+        out = np.clip(y, act_out["min"], act_out["max"])
+    return out.ravel(), state.ravel()
+
+
+def svdf(case):
+    return svdf_run(case)[0].astype(np.int8)

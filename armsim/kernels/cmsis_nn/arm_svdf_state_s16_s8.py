@@ -1,0 +1,130 @@
+"""arm_svdf_state_s16_s8 (Source/SVDFunctions/arm_svdf_state_s16_s8.c), non-MVE: SVDF with
+int16 state and int16 time weights (TFLM's CMSIS-NN glue calls it when the time weights
+are int16).
+
+The steps of arm_svdf_s8 (kernels/cmsis_nn/arm_svdf_s8.py) with int16 data: the state
+shift is a `memmove` of 2 (n - 1) bytes, the feature stage is
+arm_nn_vec_mat_mult_t_svdf_s8 (int16 results, dst_offset time_batches), the time dot
+product reads two int16 pairs per SMLAD (ARM_MATH_DSP: arm_nn_read_q15x2_ia, two columns a
+step, then single MACs; plain C one MAC a step).  Steps 4-5 are arm_svdf_s8's `svdf_tail`.
+
+There is no measured count of this function in ../shared (the svdf_state_s16 family has
+vectors only): its bookkeeping mirrors arm_svdf_s8's fitted one, uncalibrated here.
+"""
+from armsim.cpu.kernel import kernel
+from armsim.cpu.ops import (add, asr, bcc, bl, cbz, cmp, ldr, ldr_sp, ldrsh, mla, mov, mul,
+                            pop_pc, push, sdiv, smlad, str_, str_sp, sub)
+from armsim.kernels.libc import memmove
+
+from .arm_nn_vec_mat_mult_t_svdf_s8 import arm_nn_vec_mat_mult_t_svdf_s8
+from .arm_svdf_s8 import ARG_ERROR, svdf_tail
+
+
+@kernel
+def arm_svdf_state_s16_s8(m, buffer_a, buffer_b, rank, zp_in, zp_out, in_activation_min,
+                          in_activation_max, out_activation_min, out_activation_max,
+                          multiplier_in, shift_in, multiplier_out, shift_2, input_batches,
+                          input_height, feature_batches, time_batches, input_data, state_data,
+                          weights_feature_data, weights_time_data, bias_data, output_data):
+    """state_data and weights_time_data hold int16.  Returns status."""
+    push(m, 9)                                                # push {r4-r11, lr}
+    sub(m, 0, 0)
+    for _ in range(16):
+        ldr_sp(m)                                             # the params' and dims' fields
+    unit_count = sdiv(m, feature_batches, rank)
+    cbz(m, buffer_a == 0)                                     # if (input_ctx->buf == NULL)
+    if buffer_a == 0:
+        mov(m, ARG_ERROR)
+        pop_pc(m, 9)
+        return ARG_ERROR
+    cbz(m, buffer_b == 0)                                     # if (output_ctx->buf == NULL)
+    if buffer_b == 0:
+        mov(m, ARG_ERROR)
+        pop_pc(m, 9)
+        return ARG_ERROR
+    for _ in range(6):
+        str_sp(m)
+    # memmove(state_data, state_data + 1, (batches * features * time - 1) * sizeof(int16_t))
+    n = sub(m, mul(m, mul(m, input_batches, feature_batches), time_batches), 1)
+    mov(m, state_data)
+    add(m, state_data, 2)
+    bl(m)
+    memmove(m, state_data, state_data + 2, 2 * n)
+    cmp(m, input_batches, 0)
+    bcc(m, input_batches <= 0)
+    for i_batch in range(input_batches):
+        # res_ptr = state_data + (time_batches * i_batch * feature_batches) + (time_batches - 1)
+        res_ptr = add(m, mla(m, 2 * time_batches * i_batch, feature_batches, state_data),
+                      2 * (time_batches - 1))
+        inp = mla(m, i_batch, input_height, input_data)
+        for _ in range(7):
+            str_sp(m)                                         # the stacked arguments
+        for _ in range(4):
+            mov(m, 0)
+        neg_zp = sub(m, 0, zp_in)                             # -zp_in
+        bl(m)
+        res = arm_nn_vec_mat_mult_t_svdf_s8(m, inp, weights_feature_data, res_ptr, neg_zp,
+                                            time_batches, multiplier_in, shift_in,
+                                            input_height, feature_batches, in_activation_min,
+                                            in_activation_max)
+        cbz(m, res == 0)
+        if res != 0:
+            pop_pc(m, 9)
+            return res
+        cmp(m, i_batch + 1, input_batches)
+        bcc(m, i_batch + 1 < input_batches)
+    # Matrix multiplication time weight * state tensors
+    ptr_a = buffer_a
+    v2 = state_data
+    block_count = asr(m, time_batches, 1)                     # time_batches >> 1
+    for _ in range(input_batches):
+        v1 = weights_time_data
+        ldr_sp(m)
+        cmp(m, feature_batches, 0)
+        bcc(m, feature_batches <= 0)
+        for _ in range(feature_batches):
+            ldr_sp(m)
+            total = mov(m, 0)                                 # int32_t sum = 0;
+            if m.dsp:
+                j = 0
+                cmp(m, block_count, 0)
+                bcc(m, block_count <= 0)
+                for _ in range(block_count):
+                    j += 2
+                    r1 = ldr(m, v1)                           # arm_nn_read_q15x2_ia(&v1)
+                    r2 = ldr(m, v2)                           # arm_nn_read_q15x2_ia(&v2)
+                    v1 += 4
+                    v2 += 4
+                    total = smlad(m, r1, r2, total)           # sum = SMLAD(r1, r2, sum);
+                    cmp(m, 0, 0)
+                    bcc(m, True)
+                cmp(m, j, time_batches)
+                bcc(m, j >= time_batches)
+                while j < time_batches:                       # sum += *v1 * *v2;
+                    total = mla(m, ldrsh(m, v1), ldrsh(m, v2), total)
+                    v1 += 2
+                    v2 += 2
+                    j += 1
+                    cmp(m, j, time_batches)
+                    bcc(m, j < time_batches)
+            else:
+                cmp(m, time_batches, 0)
+                bcc(m, time_batches <= 0)
+                for _ in range(time_batches):
+                    total = mla(m, ldrsh(m, v1), ldrsh(m, v2), total)
+                    v1 += 2
+                    v2 += 2
+                    cmp(m, 0, 0)
+                    bcc(m, True)
+            str_(m, ptr_a, total)                             # *ptr_a = sum;
+            ptr_a += 4
+            add(m, 0, 0)
+            cmp(m, 0, 0)
+            bcc(m, True)
+    svdf_tail(m, buffer_a, buffer_b, bias_data, input_batches, feature_batches, unit_count,
+              rank, multiplier_out, shift_2, zp_out, out_activation_min, out_activation_max,
+              output_data)
+    mov(m, 0)                                                 # return ARM_CMSIS_NN_SUCCESS;
+    add(m, 0, 0)
+    pop_pc(m, 9)
+    return 0
