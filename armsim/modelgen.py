@@ -138,8 +138,10 @@ class Graph:
         q = self.tensors[t]
         return q.scale, q.zero_point
 
-    def _activation_out(self, shape, scale, zero_point, name=None):
-        return self.tensor(shape, "int8", scale, zero_point, name=name)
+    def _activation_out(self, shape, scale, zero_point, name=None, like=None):
+        """An activation tensor of `like`'s type (int8 or int16 for 16x8 layers), else int8."""
+        dtype = self.tensors[like].dtype if like is not None else "int8"
+        return self.tensor(shape, dtype, scale, zero_point, name=name)
 
     def _op(self, code, inputs, outputs, options_type=_OPT.NONE, options=None):
         self.ops.append(_Op(code, inputs, outputs, options_type, options))
@@ -150,9 +152,10 @@ class Graph:
     def _random_weights(self, shape):
         return self.rng.integers(-127, 128, size=shape, dtype=np.int64).astype(np.int8)
 
-    def _random_bias(self, n, fan_in):
-        bound = 64 * 64 * max(1, int(math.sqrt(fan_in)))
-        return self.rng.integers(-bound, bound + 1, size=n, dtype=np.int64).astype(np.int32)
+    def _random_bias(self, n, fan_in, dtype="int32"):
+        """int32 bias, or int64 for 16x8 layers (int16 inputs: 256 times larger values)."""
+        bound = 64 * 64 * max(1, int(math.sqrt(fan_in))) * (256 if dtype == "int64" else 1)
+        return self.rng.integers(-bound, bound + 1, size=n, dtype=np.int64).astype(dtype)
 
     def _weight_scales(self, weight_scale, channels, per_channel):
         if weight_scale is None:
@@ -170,6 +173,9 @@ class Graph:
         (std ~74 each) make an accumulator of std ~74*74*sqrt(fan_in); dividing it into
         ~40 output steps keeps most outputs unsaturated."""
         in_scale = self.tensors[x].scale
+        if self.tensors[x].dtype == "int16":   # 16x8: int16 inputs (std ~18900), ~10000 steps
+            return float(in_scale * float(np.mean(weight_scales)) * 18900 * 74
+                         * math.sqrt(fan_in) / 10000)
         return float(in_scale * float(np.mean(weight_scales)) * 74 * 74 * math.sqrt(fan_in) / 40)
 
     def calibrated(self, x, fan_in, channels=None, out_scale=0.05):
@@ -195,14 +201,15 @@ class Graph:
                         name=f"{name}/weights")
         b = -1
         if use_bias:
+            bias_dtype = "int64" if self.tensors[x].dtype == "int16" else "int32"
             if bias is None:
-                bias = self._random_bias(out_channels, fan_in)
+                bias = self._random_bias(out_channels, fan_in, bias_dtype)
             bias = np.asarray(bias)
             if bias.shape != (out_channels,):
                 raise ModelGenError(f"{name}: bias shape {bias.shape}, expected ({out_channels},)")
             in_scale = self.tensors[x].scale
             bs = (in_scale * ws).tolist()
-            b = self.tensor((out_channels,), "int32", bs if n > 1 else bs[0],
+            b = self.tensor((out_channels,), bias_dtype, bs if n > 1 else bs[0],
                             [0] * n if n > 1 else 0, axis=0, data=bias, name=f"{name}/bias")
         return w, b, ws
 
@@ -226,7 +233,8 @@ class Graph:
                                     kh * kw * c, weight_scale, per_channel, 0, use_bias, name)
         if out_scale is None:
             out_scale = self._spread_scale(x, ws, kh * kw * c)
-        y = self._activation_out((n, oh, ow, out_channels), out_scale, out_zero_point, name)
+        y = self._activation_out((n, oh, ow, out_channels), out_scale, out_zero_point, name,
+                                 like=x)
         opts = (tflite.Conv2DOptionsStart, [
             (tflite.Conv2DOptionsAddPadding, _PADDINGS[padding]),
             (tflite.Conv2DOptionsAddStrideW, sw), (tflite.Conv2DOptionsAddStrideH, sh),
@@ -255,7 +263,7 @@ class Graph:
                                     weight_scale, per_channel, 3, use_bias, name)
         if out_scale is None:
             out_scale = self._spread_scale(x, ws, kh * kw)
-        y = self._activation_out((n, oh, ow, oc), out_scale, out_zero_point, name)
+        y = self._activation_out((n, oh, ow, oc), out_scale, out_zero_point, name, like=x)
         opts = (tflite.DepthwiseConv2DOptionsStart, [
             (tflite.DepthwiseConv2DOptionsAddPadding, _PADDINGS[padding]),
             (tflite.DepthwiseConv2DOptionsAddStrideW, sw),
@@ -282,7 +290,7 @@ class Graph:
         if out_scale is None:
             out_scale = self._spread_scale(x, ws, depth)
         out_shape = tuple(shape[:-1]) + (units,) if keep_num_dims else (batches, units)
-        y = self._activation_out(out_shape, out_scale, out_zero_point, name)
+        y = self._activation_out(out_shape, out_scale, out_zero_point, name, like=x)
         opts = (tflite.FullyConnectedOptionsStart, [
             (tflite.FullyConnectedOptionsAddFusedActivationFunction, _ACTIVATIONS[activation]),
             (tflite.FullyConnectedOptionsAddKeepNumDims, bool(keep_num_dims))],

@@ -4,7 +4,9 @@ import functools
 import json
 from pathlib import Path
 
-from armsim.kernels.harness import FAMILIES
+import numpy as np
+
+from armsim.kernels.harness import FAMILIES, family
 
 REPO = Path(__file__).resolve().parents[1]
 SHARED = REPO.parent / "shared"
@@ -33,3 +35,10 @@ def shared_cases(directory, family=None):
 
 def all_families(directory):
     return {_family(p) for p in Path(directory).glob("*.json")}
+
+
+def expected_output(case):
+    """`output_ref` in the family's output type (OUTPUT_DTYPE: int16 for the 16x8 families,
+    int8 by default)."""
+    dtype = getattr(family(case["family"]), "OUTPUT_DTYPE", np.int8)
+    return np.asarray(case["output_ref"], dtype)

@@ -11,7 +11,7 @@ from armsim.cpu.kernel import Tracer
 from armsim.kernels.harness import run_case
 from armsim.kernels.oracle import oracle
 
-from conftest import REFERENCE, SHARED, VECTORS, shared_cases
+from conftest import REFERENCE, SHARED, VECTORS, expected_output, shared_cases
 
 CASES = shared_cases(VECTORS) + shared_cases(REFERENCE)
 
@@ -28,7 +28,7 @@ def test_cases_found():
 def test_reference_matches_output_ref(path):
     case = _load(path)
     result = run_case(case, "reference")
-    ref = np.asarray(case["output_ref"], np.int8)
+    ref = expected_output(case)
     np.testing.assert_array_equal(result.output, ref)
     np.testing.assert_array_equal(result.output, oracle(case))
     assert result.kernel_path and result.kernel_path[0].startswith("tflite::")

@@ -273,14 +273,15 @@ def elementwise_mul(case):
 
 
 def oracle(case):
-    """The int8 output of `case` (flat, in the output tensor's layout): the ORACLE its
-    family module names."""
+    """The output of `case` (flat, in the output tensor's layout, the family's OUTPUT_DTYPE,
+    int8 by default): the ORACLE its family module names."""
     from armsim.kernels.harness import CaseError, family
     try:
         fn = family(case.get("family")).ORACLE
     except CaseError:
         raise ValueError(f"no oracle for family {case.get('family')!r}") from None
-    return np.asarray(fn(case), np.int8).ravel()
+    dtype = getattr(family(case.get("family")), "OUTPUT_DTYPE", np.int8)
+    return np.asarray(fn(case), dtype).ravel()
 
 
 __all__ = ["oracle", "requantize", "srdhm", "rdbpot"]

@@ -20,6 +20,8 @@ ACTIVATIONS = {0: "NONE", 1: "RELU", 2: "RELU_N1_TO_1", 3: "RELU6"}
 # three ReLUs, every other activation gets the full range
 TFLM_ACTIVATIONS = {**ACTIVATIONS, 4: "TANH", 5: "SIGN_BIT"}
 _INT8_MIN, _INT8_MAX = -128, 127
+#: the quantized range of each activation type (std::numeric_limits in TFLM's Prepare)
+QUANTIZED_RANGE = {"INT8": (-128, 127), "INT16": (-32768, 32767)}
 _INT32_MIN, _INT32_MAX = -2**31, 2**31 - 1
 
 
@@ -70,7 +72,9 @@ def activation_range(act, out, model=None, op=None):
     """CalculateActivationRangeQuantized for an int8 output (kernel_util.cc): the ReLUs'
     bounds quantized as zero_point + (int32)TfLiteRound(f / scale) in float, refused as TFLM
     refuses a rounded quotient outside int32; any other activation code (TANH, SIGN_BIT,
-    unknown codes: ConvertActivation) is the full int8 range."""
+    unknown codes: ConvertActivation) is the full int8 range (an int16 output: the int16
+    range, QUANTIZED_RANGE)."""
+    _INT8_MIN, _INT8_MAX = QUANTIZED_RANGE.get(out.type, QUANTIZED_RANGE["INT8"])
     scale, zp = tensor_scale(out), tensor_zero_point(out)
 
     def quantize(f):
@@ -159,11 +163,11 @@ def dims(shape):
     return {"n": int(n), "h": int(h), "w": int(w), "c": int(c)}
 
 
-def bias_values(model, op, bias, channels):
+def bias_values(model, op, bias, channels, bias_type="INT32"):
     if bias is None:
         return [0] * channels, True
-    if bias.type != "INT32" or bias.data is None:
-        raise error(model, op, f"bias {bias.describe()} must be a constant INT32 tensor")
+    if bias.type != bias_type or bias.data is None:
+        raise error(model, op, f"bias {bias.describe()} must be a constant {bias_type} tensor")
     if bias.size != channels:
         raise error(model, op, f"bias {bias.describe()} has {bias.size} values for {channels} "
                               f"output channels")
@@ -228,7 +232,39 @@ def binary_operands(model, op):
     for t, what in ((a, "input1"), (b, "input2"), (out, "output")):
         require_int8(model, op, t, what)
     if a.shape != b.shape or a.shape != out.shape:
+        try:
+            broadcast = tuple(np.broadcast_shapes(a.shape, b.shape))
+        except ValueError:
+            broadcast = None
+        if broadcast != tuple(out.shape):
+            # TFLM's Prepare does not compare them; its kernels then index outside a tensor
+            raise error(model, op, f"output {out.describe()} has shape {list(out.shape)}, "
+                                   f"not the broadcast of {list(a.shape)} and "
+                                   f"{list(b.shape)}")
         raise NotSimulated(f"broadcasting {list(a.shape)} with {list(b.shape)}: armsim ports "
                            f"the elementwise kernels only")
     lo, hi = activation_range(op.options["FusedActivationFunction"], out, model, op)
     return a, b, out, lo, hi
+
+
+def require_16x8(model, op, inp, out, weights=None):
+    """The 16x8 checks of TFLM's CMSIS-NN Prepare (cmsis_nn/conv.cc, depthwise_conv.cc,
+    fully_connected.cc): int16 activations need int8 weights (int16 or int4 weights with
+    int16 activations are refused: fully_connected.cc "Hybrid models are not supported on
+    TFLite Micro.", conv.cc / depthwise_conv.cc "Type %s (%d) not supported."), the same
+    output type -- both refused by the reference kernels too, so an error -- and zero points
+    0 (TF_LITE_ENSURE_EQ(input zero_point, 0), the output's): the reference kernels run a
+    non-zero one, so such an op is left to TFLM on the host (NotSimulated)."""
+    if out.type != inp.type:
+        raise error(model, op, f"output {out.describe()} is {out.type} but input "
+                              f"{inp.describe()} is {inp.type}: TFLM's Prepare requires the same "
+                              f"type")
+    if weights is not None and weights.type != "INT8":
+        raise error(model, op, f"weights {weights.describe()} are {weights.type} with INT16 "
+                              f"activations: TFLM runs 16x8 (int16 activations, int8 weights) only")
+    for t, what in ((inp, "input"), (out, "output")):
+        if not len(t.scale):
+            raise error(model, op, f"{what} {t.describe()} has no quantization parameters")
+        if tensor_zero_point(t) != 0:
+            raise NotSimulated(f"{what} {t.describe()} has zero point {tensor_zero_point(t)}: "
+                               f"TFLM's CMSIS-NN int16 Prepare requires 0")

@@ -5,9 +5,9 @@ import numpy as np
 
 from armsim.kernels.tflm.quantization_util import (QuantizationError, quantize_multiplier)
 from armsim.operators import EvalGlue, Operator
-from armsim.operators.common import (Step, activation_range, bias_values, case_tag, error,
-                                     input_tensor, per_channel_multipliers,
-                                     require_int8, require_rank, tensor_scale,
+from armsim.operators.common import (NotSimulated, Step, activation_range, bias_values,
+                                     case_tag, error, input_tensor, per_channel_multipliers,
+                                     require_16x8, require_int8, require_rank, tensor_scale,
                                      tensor_zero_point, weights_values)
 
 
@@ -15,8 +15,12 @@ def prepare(model, op):
     inp, filt = input_tensor(model, op, 0, "input"), input_tensor(model, op, 1, "weights")
     bias = input_tensor(model, op, 2, "bias", required=False)
     out = model.tensors[op.outputs[0]]
-    require_int8(model, op, inp, "input")
-    require_int8(model, op, out, "output")
+    int16 = inp.type == "INT16"           # 16x8: cmsis_nn/fully_connected.cc's int16 branch
+    if int16:
+        require_16x8(model, op, inp, out, filt)
+    else:
+        require_int8(model, op, inp, "input")
+        require_int8(model, op, out, "output")
     require_rank(model, op, filt, 2, "weights")
     if op.options.get("WeightsFormat", 0) != 0:
         raise error(model, op, "shuffled weights format is not supported")
@@ -31,11 +35,17 @@ def prepare(model, op):
     if batches * depth != inp.size:
         raise error(model, op, f"input {inp.describe()} holds {inp.size} values, {batches} "
                               f"batches of depth {depth} need {batches * depth}")
-    bias_v, null = bias_values(model, op, bias, units)
-    lo, hi = activation_range(op.options["FusedActivationFunction"], out, model, op)
     per_channel = len(filt.scale) > 1
+    if int16 and (per_channel or (bias is not None and bias.type == "INT32")):
+        # TFLM's CMSIS-NN Prepare refuses per-channel int16 (TF_LITE_ENSURE(!is_per_channel
+        # || input int8)) and its Eval reads the bias as int64; the reference kernel runs
+        # both (int32 accumulation for an int32 bias)
+        raise NotSimulated(f"{'per-channel weights' if per_channel else 'an INT32 bias'} with "
+                           f"INT16 activations: only TFLM's reference kernel runs it")
+    bias_v, null = bias_values(model, op, bias, units, "INT64" if int16 else "INT32")
+    lo, hi = activation_range(op.options["FusedActivationFunction"], out, model, op)
     case = {
-        "case": case_tag(model, op), "family": "fully_connected",
+        "case": case_tag(model, op), "family": "fully_connected_s16" if int16 else "fully_connected",
         "input_dims": {"n": batches, "h": 1, "w": 1, "c": depth},
         "filter_dims": {"n": depth, "h": 1, "w": 1, "c": units},
         "output_dims": {"n": batches, "h": 1, "w": 1, "c": units},
@@ -54,7 +64,7 @@ def prepare(model, op):
             raise error(model, op, f"input scale x weights {filt.describe()} scale = "
                                    f"{product:g} is negative (TFLM's "
                                    f"GetQuantizedConvolutionMultipler requires >= 0)")
-        if bias is not None and len(bias.scale):
+        if bias is not None:      # an unquantized bias has scale 0 there, as in TFLM
             diff = abs(float(tensor_scale(inp)) * float(tensor_scale(filt)) - float(tensor_scale(bias)))
             if diff / float(tensor_scale(out)) > 0.02:
                 raise error(model, op, f"bias {bias.describe()} scale does not match "
@@ -64,8 +74,11 @@ def prepare(model, op):
         except QuantizationError as e:
             raise error(model, op, str(e)) from None
         case["quant_params"] = {"per_channel": False, "multiplier": q, "shift": s}
-    step = Step(op.index, op.op, "fully_connected", False, case, {"input": inp.index},
+    step = Step(op.index, op.op, case["family"], False, case, {"input": inp.index},
                 out.index, out.shape, batches * units * depth)
+    if int16:
+        step.extra = {"cmsis_function": "arm_fully_connected_s16"}
+        return step
     if len(out.shape) > 2 and depth % 4 == 0 and tensor_zero_point(filt) == 0:
         # cmsis_nn/fully_connected.cc: an output of more than 2 dims with a depth that is a
         # multiple of 4 runs as arm_convolve_1x1_s8_fast (per-tensor quantization is faked

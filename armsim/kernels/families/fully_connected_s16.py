@@ -1,0 +1,36 @@
+"""Fully connected, int16 activations and int8 weights: arm_fully_connected_s16 ->
+arm_nn_vec_mat_mult_t_s16 (64-bit bias, arm_nn_requantize_s64; per-tensor quantization
+only, as TFLM's CMSIS-NN glue requires for int16)."""
+import numpy as np
+
+from armsim.cpu.kernel import run
+from armsim.kernels.cmsis_nn.arm_fully_connected_s16 import (arm_fully_connected_s16,
+                                                             arm_fully_connected_s16_get_buffer_size)
+from armsim.kernels.harness import CaseError
+from armsim.kernels.oracle_s16 import fully_connected_s16
+from armsim.kernels.tflm.fully_connected_s16 import run_reference  # noqa: F401 (reference path)
+
+FUNCTIONS = ("arm_fully_connected_s16",)
+ARRAYS = {"input": ("sram", np.int16), "bias": ("flash", np.int64)}
+OUTPUT_DTYPE = np.int16
+
+
+def buffer_size(case, dsp, armclang):
+    return arm_fully_connected_s16_get_buffer_size(case["filter_dims"])
+
+
+def run_cmsis(m, case, addr, function, tracer):
+    if function not in (None, *FUNCTIONS):
+        raise CaseError(f"{case.get('case', '?')}: {function} is not an int16 fully connected "
+                        f"entry point (choose from {', '.join(FUNCTIONS)})")
+    if case["quant_params"]["per_channel"]:
+        raise CaseError(f"{case.get('case', '?')}: arm_fully_connected_s16 is per-tensor only")
+    p, q = case["fc_params"], case["quant_params"]
+    run(arm_fully_connected_s16, m, addr["input"], addr["weights"], addr["bias"], addr["output"],
+        q["multiplier"], q["shift"], p["activation"]["min"], p["activation"]["max"],
+        case["input_dims"]["n"], case["filter_dims"]["n"], case["output_dims"]["c"],
+        tracer=tracer)
+    return ["arm_fully_connected_s16", "arm_nn_vec_mat_mult_t_s16"]
+
+
+ORACLE = fully_connected_s16

@@ -1,0 +1,113 @@
+"""16x8 kernels (int16 activations, int8 weights, int64 bias): the int16 families against
+the CMSIS-NN vectors and the measured counts of ../shared, and test-built 16x8 models
+against TFLM's Python interpreter on all three paths.  (tests/test_oracle.py,
+test_reference_path.py, test_trace_equivalence.py, test_reference_cycles.py and
+test_failed_it.py pick the families' cases up from ../shared as well.)"""
+import numpy as np
+import pytest
+import tflite
+
+from armsim import arena, model, modelgen, prepare, profiler
+from armsim.kernels.harness import CaseError, run_case
+from armsim.kernels.oracle import oracle
+from armsim.model import ModelError
+
+from conftest import MEASURED_BUILD, REFERENCE, VECTORS, expected_output, load_case, shared_cases
+from model_helpers import tflm_reference
+
+FAMILIES = ("fully_connected_s16",)
+VECTOR_FILES = [f for fam in FAMILIES for f in shared_cases(VECTORS, fam)]
+REFERENCE_FILES = [f for fam in FAMILIES for f in shared_cases(REFERENCE, fam)]
+SIMD_MNEMONICS = ("smlad", "sxtb16", "sxtab16", "pkhbt", "pkhtb")
+PATHS = ("simd", "scalar", "reference")
+
+
+def test_the_directories_hold_the_int16_cases():
+    assert len(VECTOR_FILES) >= 2 and len(REFERENCE_FILES) >= 1
+    assert {load_case(f)["family"] for f in VECTOR_FILES} == set(FAMILIES)
+
+
+@pytest.mark.parametrize("path", ["simd", "scalar"])
+@pytest.mark.parametrize("file", VECTOR_FILES + REFERENCE_FILES, ids=lambda p: p.stem)
+def test_bit_exact_through_every_entry_point(file, path):
+    case = load_case(file)
+    expected = expected_output(case).ravel()
+    for function in dict.fromkeys([case["function"]] + case.get("functions_validated", [])):
+        result = run_case(case, path, function=function)
+        assert result.output.dtype == np.int16
+        np.testing.assert_array_equal(result.output, expected, err_msg=f"{function} {path}")
+        np.testing.assert_array_equal(result.output, oracle(case))
+
+
+@pytest.mark.parametrize("path", ["simd", "scalar"])
+@pytest.mark.parametrize("file", REFERENCE_FILES, ids=lambda p: p.stem)
+def test_counts_against_measured(file, path):
+    case = load_case(file)
+    measured = case["measured"][MEASURED_BUILD[path]]
+    result = run_case(case, path)
+    assert result.kernel_path == measured["kernel_chain"]
+    want = measured["instructions"]
+    assert abs(result.instructions - want) <= 0.05 * want, \
+        (result.instructions, want, f"{result.instructions / want - 1:+.1%}")
+    counts, hist = result.counts(), measured["mnemonic_histogram"]
+    for mnemonic in SIMD_MNEMONICS + ("smlal", "umull", "strh", "bl"):
+        assert counts.get(mnemonic, 0) == hist.get(mnemonic, 0), mnemonic
+
+
+def test_per_channel_is_not_an_s16_fully_connected_case():
+    case = load_case(VECTORS / "fully_connected_int16.json")
+    case["quant_params"] = {"per_channel": True}
+    with pytest.raises(CaseError, match="per-tensor"):
+        run_case(case, "simd")
+
+
+# --- models against TFLM -------------------------------------------------------------------
+
+def _fc_model(seed=1):
+    g = modelgen.Graph(seed=seed)
+    x = g.input((2, 40), scale=0.001, zero_point=0, dtype="int16")
+    y = g.fully_connected(x, 12, activation="RELU")
+    g.output(g.fully_connected(y, 7, use_bias=False))
+    return g
+
+
+MODELS = {"fully_connected": _fc_model}
+
+
+@pytest.mark.parametrize("name", sorted(MODELS))
+def test_16x8_model_bit_exact_vs_tflite_micro(name):
+    data = MODELS[name]().build()
+    m = model.parse(data, f"{name}_16x8.tflite")
+    steps = prepare.prepare(m)
+    assert not any(s.host for s in steps), [s.extra.get("reason") for s in steps if s.host]
+    (x,) = profiler.random_inputs(m, seed=11)
+    want = tflm_reference(data, x)
+    assert want.dtype == np.int16 and np.unique(want).size > 4
+    for path in PATHS:
+        prof = profiler.run(m, path, inputs=[x])
+        np.testing.assert_array_equal(prof.outputs[0], want, err_msg=path)
+        assert all(o.simulated for o in prof.ops)
+
+
+def test_arena_holds_int16_tensors():
+    m = model.parse(_fc_model().build(), "fc_16x8.tflite")
+    plan = arena.plan(m, prepare.prepare(m), "simd")
+    tensors = {b.tensor: b.size for b in plan.buffers if b.kind == "tensor"}
+    assert tensors[m.inputs[0]] == 2 * 40 * 2        # int16 input: two bytes a value
+
+
+def test_int16_activations_with_int16_weights_are_refused_as_tflm_does():
+    g = modelgen.Graph(seed=2)
+    x = g.input((1, 8), scale=0.001, zero_point=0, dtype="int16")
+    w = g.tensor((4, 8), "int16", 0.01, 0, data=np.arange(32).reshape(4, 8), name="w16")
+    y = g.tensor((1, 4), "int16", 0.01, 0, name="y")
+    g._op(tflite.BuiltinOperator.FULLY_CONNECTED, [x, w, -1], [y],
+          tflite.BuiltinOptions.FullyConnectedOptions,
+          (tflite.FullyConnectedOptionsStart, [], tflite.FullyConnectedOptionsEnd))
+    g.output(y)
+    data = g.build()
+    with pytest.raises(ModelError) as e:
+        prepare.prepare(model.parse(data, "w16.tflite"))
+    assert "\n" not in str(e.value) and "INT16" in str(e.value) and "op 0" in str(e.value)
+    with pytest.raises(Exception):                    # TFLM's interpreter refuses it as well
+        tflm_reference(data, np.zeros((1, 8), np.int16))
