@@ -193,3 +193,30 @@ def test_cli_why(tmp_path):
     assert data["ops"][0]["counterfactuals"][0]["change"] == "stride 1"
     bad = CliRunner().invoke(main, ["why", str(path), "--op", "5"])
     assert bad.exit_code != 0 and "no op 5" in bad.output and "Traceback" not in bad.output
+
+
+@pytest.mark.parametrize("change,options", [
+    ("core=cortex-m7", {"core": "cortex-m7"}),
+    ("dsp=off", {"path": "scalar"}),
+    ("flash-wait-states=2", {"flash_wait_states": 2}),
+    ("toolchain=armclang", {"toolchain": "armclang"})])
+def test_whatif_equals_a_direct_profile_with_the_change(tmp_path, change, options):
+    """A 1x1 stride-1 conv: the fast path, whose DSP build differs under armclang."""
+    layer = _layer("conv", stride=(1, 1))
+    path = tmp_path / "conv.tflite"
+    path.write_bytes(layer)
+    out = tmp_path / "whatif.json"
+    r = CliRunner().invoke(main, ["whatif", str(path), "--vs", change, "--json", str(out)])
+    assert r.exit_code == 0, r.output
+    data = json.loads(out.read_text())
+    model = parse(layer, "conv.tflite")
+    base, changed = profiler.run(model), profiler.run(model, **options)
+    assert [o["cycles"] for o in data["base"]["ops"]] == [o.cycles for o in base.ops]
+    assert [o["cycles"] for o in data["changed"]["ops"]] == [o.cycles for o in changed.ops]
+    assert data["changed"]["total"]["cycles"] != data["base"]["total"]["cycles"]
+
+
+def test_whatif_bad_change_is_one_line():
+    r = CliRunner().invoke(main, ["whatif", "--vs", "cache=on"])
+    assert r.exit_code != 0 and "KEY=VALUE with KEY one of core" in r.output
+    assert "Traceback" not in r.output

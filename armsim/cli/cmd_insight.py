@@ -1,7 +1,10 @@
 """`armsim why MODEL`: per op, the kernel path and the condition in the CMSIS-NN wrapper that
-chose it, and the cycles of nearby variants that would take a faster path (armsim.insight)."""
+chose it, and the cycles of nearby variants that would take a faster path (armsim.insight).
+`armsim whatif MODEL --vs KEY=VALUE`: the same model run again with one build or core choice
+changed, per op and in total."""
 
 import click
+import numpy as np
 
 from armsim import insight
 from armsim.cli import cmd_model
@@ -50,4 +53,72 @@ def why(model, core, toolchain, clock_mhz, flash_wait_states, board, path, op_in
                                           "ops": rows})
 
 
-COMMANDS = [why]
+# --vs keys: the profile option each changes, and how its value is read
+WHATIF_KEYS = {"core": ("core", str), "toolchain": ("toolchain", str),
+               "clock-mhz": ("clock_mhz", float), "flash-wait-states": ("flash_wait_states", int),
+               "dsp": ("path", {"on": "simd", "off": "scalar"}.__getitem__),
+               "path": ("path", str)}
+
+
+def _change(text):
+    key, sep, value = text.partition("=")
+    if not sep or key not in WHATIF_KEYS:
+        cmd_model._fail(f"--vs {text}: give KEY=VALUE with KEY one of "
+                        f"{', '.join(WHATIF_KEYS)}")
+    option, parse = WHATIF_KEYS[key]
+    try:
+        return option, parse(value)
+    except (KeyError, ValueError):
+        cmd_model._fail(f"--vs {text}: bad value {value!r}")
+
+
+@click.command("whatif", epilog=MODEL_HELP)
+@click.argument("model", required=False)
+@cmd_model._common_options
+@click.option("--path", type=click.Choice(cmd_model.PATHS), default="simd", show_default=True)
+@click.option("--vs", "changes", multiple=True, required=True, metavar="KEY=VALUE",
+              help="the change to try (repeat to change several): core=NAME, toolchain=gcc|"
+                   "armclang, clock-mhz=F, flash-wait-states=N, dsp=on|off, path=PATH")
+@click.option("--json", "json_file", type=click.Path(),
+              help="write {base, changed: profile JSON, delta} as JSON")
+def whatif(model, core, toolchain, clock_mhz, flash_wait_states, board, path, changes,
+           json_file):
+    """MODEL as given vs MODEL with one thing changed: cycles per op and in total."""
+    cmd_model._check_core(core)
+    cmd_model._check_outputs(json_file)
+    base_options = {"core": core, "toolchain": toolchain, "clock_mhz": clock_mhz,
+                    "flash_wait_states": flash_wait_states, "path": path}
+    changed_options = dict(base_options, **dict(_change(c) for c in changes))
+    if changed_options["path"] not in cmd_model.PATHS:
+        cmd_model._fail(f"--vs path={changed_options['path']}: choose from "
+                        f"{', '.join(cmd_model.PATHS)}")
+    cmd_model._check_core(changed_options["core"])
+    m, steps = cmd_model.load_model(model)
+    runs = [cmd_model._profile(m, steps, o["path"], o["toolchain"], o["core"], o["clock_mhz"],
+                               o["flash_wait_states"], None, label=label, board=board)
+            for o, label in ((base_options, "base"), (changed_options, "changed"))]
+    base, changed = runs
+    what = ", ".join(changes)
+    from rich.table import Table
+    t = Table(title=f"{m.name}: {what} (base: {path}, {core}, {toolchain}, {clock_mhz:g} MHz)")
+    for col in ("#", "op", "base cycles", "changed cycles", "delta"):
+        t.add_column(col, justify="left" if col == "op" else "right")
+
+    def delta(a, b):
+        return f"{100 * (b - a) / a:+.1f} %" if a else "-"
+    for a, b in zip(base.ops, changed.ops):
+        t.add_row(str(a.index), a.op, f"{a.cycles:,}", f"{b.cycles:,}", delta(a.cycles, b.cycles))
+    t.add_section()
+    t.add_row("", "total", f"{base.cycles:,}", f"{changed.cycles:,}",
+              delta(base.cycles, changed.cycles))
+    con = cmd_model._console()
+    con.print(t)
+    con.print(f"latency {base.latency_ms():.3f} ms -> {changed.latency_ms():.3f} ms")
+    same = all(np.array_equal(x, y) for x, y in zip(base.outputs, changed.outputs))
+    con.print("outputs: identical" if same else "outputs: differ (the change changes results)")
+    if json_file:
+        cmd_model._write_json(json_file, {"changes": list(changes), "base": base.to_json(),
+                                          "changed": changed.to_json()})
+
+
+COMMANDS = [why, whatif]
