@@ -82,6 +82,9 @@ def cut(model, op):
     return bytes(builder.Output())
 
 
+HOST_ARENA_BYTES = 64 << 20
+
+
 def interpreter(model_bytes, what):
     """TFLM's interpreter for `model_bytes`; a ModelError naming `what` if TFLM refuses."""
     try:
@@ -93,7 +96,9 @@ def interpreter(model_bytes, what):
     said = []
     try:
         with _captured_stderr(said):
-            return runtime.Interpreter.from_bytes(model_bytes)
+            # the interpreter's default arena (10x the model's bytes) is too small for a cut
+            # op whose activations outweigh its weights; a host arena has no device limit
+            return runtime.Interpreter.from_bytes(model_bytes, arena_size=HOST_ARENA_BYTES)
     except Exception as e:      # TFLM's Prepare refused the op: one line, with its reason
         reason = " ".join(" ".join(said + [str(e)]).split())[:300]
         raise ModelError(f"{what}: TFLM cannot run this op ({reason})") from None
@@ -105,7 +110,7 @@ def run(model_bytes, inputs, what):
     said = []
     try:
         for k, x in enumerate(inputs):
-            it.set_input(np.ascontiguousarray(x), k)
+            it.set_input(np.require(x, requirements="C"), k)   # keeps rank 0
         with _captured_stderr(said):
             it.invoke()
         n = len(_schema().ModelT.InitFromPackedBuf(bytearray(model_bytes), 0)

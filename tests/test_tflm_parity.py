@@ -315,3 +315,41 @@ def test_dilation_beyond_int32_is_refused(tmp_path):
     data = _set_option(g.build(), 0, "dilationHFactor", 2**30)
     assert_refused(data, _x((1, 6, 6, 2)), tmp_path, "op 0 CONV_2D",
                    "DilationHFactor = 1073741824", "beyond int32", tflm_refuses=False)
+
+
+def test_quantized_bias_type_that_is_no_tensor_type_is_refused_as_tflm_does(tmp_path):
+    g = modelgen.Graph(seed=8)
+    g.output(g.conv2d(g.input((1, 6, 6, 2), scale=0.02, zero_point=1), 3, (3, 3)))
+    data = _set_option(g.build(), 0, "quantizedBiasType", 100)
+    assert_refused(data, _x((1, 6, 6, 2)), tmp_path, "op 0 CONV_2D", "QuantizedBiasType = 100",
+                   tflm_refuses=True)
+
+
+@pytest.mark.parametrize("out_scale", [0.5, 1e-4])
+def test_fully_connected_bias_scale_is_checked_like_tflm(tmp_path, out_scale):
+    """GetQuantizedConvolutionMultipler checks |input x weights scale - bias scale| / output
+    scale <= 0.02 whenever there is a bias: an unquantized bias has scale 0 (armsim skipped
+    the check), a NaN scale always fails it."""
+    g = modelgen.Graph(seed=3)
+    g.output(g.fully_connected(g.input((1, 16), scale=0.05, zero_point=2), 6,
+                               out_scale=out_scale))
+    m = td.unpack(g.build())
+    m.subgraphs[0].tensors[2].quantization.zeroPoint = None
+    verdict = td.compare(td.pack(m), _x((1, 16)), tmp_path)
+    assert verdict.status == ("agree-ok" if out_scale == 0.5 else "agree-refused"), verdict
+    m.subgraphs[0].tensors[2].quantization.scale = np.array([np.nan], np.float32)
+    m.subgraphs[0].tensors[2].quantization.zeroPoint = np.zeros(1, np.int64)
+    assert_refused(td.pack(m), _x((1, 16)), tmp_path, "op 0 FULLY_CONNECTED", "bias",
+                   tflm_refuses=True)
+
+
+def test_add_output_that_is_not_the_broadcast_is_refused(tmp_path):
+    """An ADD of [1, 16] and [4, 16] into a [1, 4] output: TFLM's Prepare does not compare the
+    shapes and its broadcast kernel reads outside the tensors (differently on each run)."""
+    g = modelgen.Graph(seed=3)
+    x = g.input((1, 16), scale=0.05, zero_point=2)
+    w = g.tensor((4, 16), "int8", scale=0.05, zero_point=2, data=np.ones((4, 16)))
+    g.output(g.add(x, w, out_scale=0.1))
+    m = td.unpack(g.build())
+    m.subgraphs[0].tensors[2].shape = np.array([1, 4], np.int32)
+    assert_refused(td.pack(m), _x((1, 16)), tmp_path, "op 0 ADD", "not the broadcast")

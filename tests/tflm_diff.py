@@ -35,6 +35,15 @@ MAX_INPUT_ELEMENTS = 1 << 20
 # undefined behaviour or an artefact, refused by armsim in one line naming the tensor / op and
 # the rule.  (pattern in armsim's message, why the refusal is right)
 DOCUMENTED_REFUSALS = (
+    (r"an empty dimension",
+     "FULLY_CONNECTED weights with a zero dimension: TFLM divides the input by a depth of 0"),
+    (r"has \d+ values for \d+ output channels",
+     "a bias with fewer values than output channels: TFLM reads past the bias tensor"),
+    (r"negative dimension in shape",
+     "a negative dimension: TFLM's element counts go negative"),
+    (r"not the broadcast of",
+     "an ADD/MUL output whose shape is not its inputs' broadcast: TFLM's kernels index "
+     "outside a tensor (and read uninitialised memory, differently each run)"),
     (r"option DepthMultiplier = \d+ with \d+ input channels does not give",
      "a depth_multiplier that contradicts the shapes: TFLM's kernels loop over the option "
      "and read / write outside the tensors"),

@@ -9,6 +9,7 @@ import os
 from dataclasses import dataclass, field
 
 import numpy as np
+import tflite
 
 from armsim.kernels.tflm.quantization_util import QuantizationError, quantize_multiplier
 from armsim.kernels.tflm.quantization_util import tflite_round
@@ -23,6 +24,18 @@ _INT8_MIN, _INT8_MAX = -128, 127
 #: the quantized range of each activation type (std::numeric_limits in TFLM's Prepare)
 QUANTIZED_RANGE = {"INT8": (-128, 127), "INT16": (-32768, 32767)}
 _INT32_MIN, _INT32_MAX = -2**31, 2**31 - 1
+
+
+_TENSOR_TYPE_CODES = {v for k, v in vars(tflite.TensorType).items() if not k.startswith("_")}
+
+
+def check_quantized_bias_type(model, op):
+    """ParseConv2D / ParseFullyConnected convert the options' quantized_bias_type with
+    ConvertTensorType, which refuses a code that is no tensor type."""
+    code = op.options.get("QuantizedBiasType", 0)
+    if code not in _TENSOR_TYPE_CODES:
+        raise error(model, op, f"option QuantizedBiasType = {code} is no tensor type (TFLM's "
+                               f"options parser refuses it)")
 
 
 def fused_activation(code):

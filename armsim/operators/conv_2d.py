@@ -2,12 +2,14 @@
 reference Eval (conv.cc), Prepare as conv_common.cc derives the kernel parameters."""
 from armsim.operators import EvalGlue, Operator
 from armsim.operators.common import (Step, activation_range, bias_values, case_tag,
-                                     conv_geometry, conv_tensors, dims, error,
-                                     per_channel_multipliers, tensor_zero_point, weights_values)
+                                     check_quantized_bias_type, conv_geometry, conv_tensors,
+                                     dims, error, per_channel_multipliers, tensor_zero_point,
+                                     weights_values)
 
 
 def prepare(model, op):
     inp, filt, bias, out = conv_tensors(model, op)
+    check_quantized_bias_type(model, op)
     o = op.options
     oc, fh, fw, fc = filt.shape
     n, _, _, ic = inp.shape
@@ -39,7 +41,7 @@ OPERATOR = Operator(
     input_counts=(2, 3), output_counts=(1,),   # conv_common.cc CalculateOpDataConv
     options="Conv2DOptions",
     option_fields=("Padding", "StrideW", "StrideH", "FusedActivationFunction", "DilationWFactor",
-                   "DilationHFactor"),
+                   "DilationHFactor", "QuantizedBiasType"),
     cmsis_entry="arm_convolve_wrapper_s8",
     glue={"cmsis": EvalGlue((57 + 81, 58 + 82), (3, 1, 0, 0)),       # Eval + EvalQuantizedPerChannel
           "reference": EvalGlue((83 + 32 + 3, 83 + 32 + 3), (3, 1, 4, 0))},

@@ -6,9 +6,10 @@ import numpy as np
 from armsim.kernels.tflm.quantization_util import (QuantizationError, quantize_multiplier)
 from armsim.operators import EvalGlue, Operator
 from armsim.operators.common import (NotSimulated, Step, activation_range, bias_values,
-                                     case_tag, error, input_tensor, per_channel_multipliers,
-                                     require_16x8, require_int8, require_rank, tensor_scale,
-                                     tensor_zero_point, weights_values)
+                                     case_tag, check_quantized_bias_type, error, input_tensor,
+                                     per_channel_multipliers, require_16x8, require_int8,
+                                     require_rank, tensor_scale, tensor_zero_point,
+                                     weights_values)
 
 
 def prepare(model, op):
@@ -25,6 +26,10 @@ def prepare(model, op):
     if op.options.get("WeightsFormat", 0) != 0:
         raise error(model, op, "shuffled weights format is not supported")
     units, depth = filt.shape
+    if not units or not depth:
+        raise error(model, op, f"weights {filt.describe()} have shape {list(filt.shape)}: "
+                               f"an empty dimension")
+    check_quantized_bias_type(model, op)
     if inp.size % depth:
         raise error(model, op, f"input {inp.describe()} of {inp.size} values is not a multiple "
                               f"of the accumulation depth {depth}")
@@ -66,7 +71,7 @@ def prepare(model, op):
                                    f"GetQuantizedConvolutionMultipler requires >= 0)")
         if bias is not None:      # an unquantized bias has scale 0 there, as in TFLM
             diff = abs(float(tensor_scale(inp)) * float(tensor_scale(filt)) - float(tensor_scale(bias)))
-            if diff / float(tensor_scale(out)) > 0.02:
+            if not diff / float(tensor_scale(out)) <= 0.02:      # NaN fails, as in TFLM
                 raise error(model, op, f"bias {bias.describe()} scale does not match "
                                       f"input_scale * filter_scale")
         try:
@@ -106,7 +111,8 @@ def prepare(model, op):
 OPERATOR = Operator(
     name="FULLY_CONNECTED", max_version=12, prepare=prepare,
     options="FullyConnectedOptions",
-    option_fields=("FusedActivationFunction", "WeightsFormat", "KeepNumDims"),
+    option_fields=("FusedActivationFunction", "WeightsFormat", "KeepNumDims",
+                   "QuantizedBiasType"),
     cmsis_entry="arm_fully_connected_wrapper_s8",
     glue={"cmsis": EvalGlue((44 + 86, 45 + 85), (3, 1, 1, 0)),       # Eval + EvalQuantizedInt8
           "reference": EvalGlue((74 + 17, 74 + 17), (3, 1, 4, 0))},
