@@ -100,8 +100,10 @@ class Counterfactual:
             if self.baseline_cycles else 0.0
 
     def text(self):
-        macs = f", MACs {self.baseline_macs:,} -> {self.macs:,}" \
-            if self.macs != self.baseline_macs else ""
+        macs = (f"; MACs {self.baseline_macs:,} -> {self.macs:,}, cycles/MAC "
+                f"{self.baseline_cycles / self.baseline_macs:.2f} -> "
+                f"{self.cycles / self.macs:.2f}") \
+            if self.macs != self.baseline_macs and self.macs and self.baseline_macs else ""
         return (f"with {self.change}: {_leaf(self.kernel)}, {self.cycles:,} cycles vs "
                 f"{self.baseline_cycles:,} ({100 * self.delta:+.0f} %{macs})")
 
