@@ -221,6 +221,7 @@ table { border-collapse: collapse; width: 100%; font-size: 13px; }
 th, td { border-bottom: 1px solid #ddd; padding: 3px 6px; text-align: right; }
 th { cursor: pointer; background: #f3f3f3; } td.l, th.l { text-align: left; }
 .ref { color: #a33; } .totals td { font-weight: 600; }
+td.why { font-size: 85%; max-width: 36em; }
 #summary span { margin-right: 18px; }
 """
 
@@ -283,6 +284,9 @@ def render_html(report):
         head += [f"<th>{_e(p)} instr</th>", f"<th>{_e(p)} cycles</th>"]
     if "simd" in paths and "scalar" in paths:
         head.append("<th>scalar / simd</th>")
+    why = report.get("why") or {}          # op index -> why its kernel path (armsim.insight)
+    if why:
+        head.append('<th class="l">why this kernel</th>')
     body = []
     for r in rows:
         first = r["paths"][paths[0]] if paths[0] in r["paths"] else next(iter(r["paths"].values()))
@@ -304,6 +308,9 @@ def render_html(report):
             ratio = c["cycles"] / s["cycles"] if s and c and s["cycles"] else None
             cells.append(f'<td data-v="{ratio if ratio is not None else ""}">'
                          f'{"-" if ratio is None else f"{ratio:.2f}x"}</td>')
+        if why:
+            reason = why.get(str(r["index"]), "")
+            cells.append(f'<td class="l why" data-v="{_e(reason)}">{_e(reason)}</td>')
         body.append(f'<tr data-index="{r["index"]}">' + "".join(cells) + "</tr>")
 
     arena_text = ""

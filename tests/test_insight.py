@@ -11,6 +11,7 @@ from click.testing import CliRunner
 from armsim import insight, modelgen, prepare, profiler
 from armsim.cli.main import main
 from armsim.model import parse
+from test_report_html import Elements, chromium, render_dom  # noqa: F401 (chromium: fixture)
 
 
 def _model(build, shape):
@@ -220,3 +221,17 @@ def test_whatif_bad_change_is_one_line():
     r = CliRunner().invoke(main, ["whatif", "--vs", "cache=on"])
     assert r.exit_code != 0 and "KEY=VALUE with KEY one of core" in r.output
     assert "Traceback" not in r.output
+
+
+def test_html_report_shows_why_each_kernel(chromium, tmp_path):
+    """`profile --html`: the per-op table has each op's dispatch reason, rendered by a real
+    browser (the fixture and parser of tests/test_report_html.py)."""
+    html = tmp_path / "report.html"
+    r = CliRunner().invoke(main, ["profile", "--html", str(html)])
+    assert r.exit_code == 0, r.output
+    doc = Elements(render_dom(chromium, html, tmp_path))
+    cells = [c["text"] for c in doc.select("td", "why", inside="op-table")]
+    model = parse(modelgen.EXAMPLES["example"](seed=0), "example.tflite")
+    assert len(cells) == len(model.operators)
+    assert cells[0].startswith("arm_convolve_s8") and "pad_x != 0 (pad_x = 1)" in cells[0]
+    assert cells[5].startswith("arm_fully_connected_s8") and "not is_per_channel" in cells[5]

@@ -192,7 +192,19 @@ def profile(model, core, toolchain, clock_mhz, flash_wait_states, path, input_fi
 
 def _report(m, core, toolchain, clock_mhz, profiles, plan):
     return {"model": m.name, "core": core, "toolchain": toolchain, "clock_mhz": clock_mhz,
-            "profiles": profiles, "arena": plan.to_json()}
+            "profiles": profiles, "arena": plan.to_json(), "why": _why(m, profiles, toolchain)}
+
+
+def _why(m, profiles, toolchain):
+    """Op index (a string, as JSON keys are) -> why the first CMSIS-NN path's kernel ran
+    (armsim.insight.dispatch); {} for a reference-only report."""
+    from armsim import insight
+    path = next((p for p in ("simd", "scalar") if p in profiles), None)
+    if path is None:
+        return {}
+    steps = prepare_mod.prepare(m)
+    return {str(s.index): insight.dispatch(m, s, o["kernel"], path, toolchain).reason
+            for s, o in zip(steps, profiles[path]["ops"])}
 
 
 def _print_profile(m, prof, plan):
