@@ -135,7 +135,7 @@ def _weight_zero_point(model, op):
     if found is None:
         return []
     w = found[0]
-    nonzero = sorted(set(int(z) for z in w.zero_point if z != 0))
+    nonzero = sorted({int(z) for z in w.zero_point if z != 0})
     if not nonzero:
         return []
     if op.op == "FULLY_CONNECTED":
@@ -226,7 +226,7 @@ def _bias_scale(model, op):
                 f"bias scale = input0_scale * input1_scale)",
                 f"the kernels add the bias as if its scale were input scale x weight scale: "
                 f"against the float model it moves outputs by up to {steps:.3g} output steps"))
-    zps = sorted(set(int(z) for z in bias.zero_point if z != 0))
+    zps = sorted({int(z) for z in bias.zero_point if z != 0})
     if zps:
         shift = max(abs(z) for z in zps) * float(np.max(expected)) / out_scale \
             if out_scale else float("inf")

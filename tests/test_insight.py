@@ -7,11 +7,15 @@ import json
 import numpy as np
 import pytest
 from click.testing import CliRunner
+from test_report_html import (
+    Elements,
+    chromium,  # noqa: F401 (the fixture)
+    render_dom,
+)
 
 from armsim import insight, modelgen, prepare, profiler
 from armsim.cli.main import main
 from armsim.model import parse
-from test_report_html import Elements, chromium, render_dom  # noqa: F401 (chromium: fixture)
 
 
 def _model(build, shape):
@@ -129,7 +133,7 @@ def test_pooling_has_one_kernel(pool, kernel):
 
 
 def test_scalar_build_explains_the_same_wrapper():
-    d, chain = _explain(_model(CONV["1x1_stride_x"][0], (1, 6, 6, 4)), "scalar")
+    d, _ = _explain(_model(CONV["1x1_stride_x"][0], (1, 6, 6, 4)), "scalar")
     assert d.leaf == "arm_convolve_1x1_s8" and _taken(d) == ["stride_x != 1"]
 
 
@@ -142,13 +146,13 @@ def _layer(kind, **change):
     g = modelgen.Graph(seed=0)
     if kind == "conv":
         x = g.input((1, 8, 8, 8), scale=0.05, zero_point=-2)
-        opts = dict(kernel=(1, 1), stride=(2, 2), padding="VALID", dilation=(1, 1))
+        opts = {"kernel": (1, 1), "stride": (2, 2), "padding": "VALID", "dilation": (1, 1)}
         opts.update(change)
         y = g.conv2d(x, 8, weights=_weights((8, 1, 1, 8), 1), bias=np.arange(8) * 100,
                      weight_scale=np.linspace(0.004, 0.008, 8), out_scale=0.1, **opts)
     else:
         x = g.input((1, 9, 9, 4), scale=0.05, zero_point=-2)
-        opts = dict(kernel=(3, 3), stride=(1, 1), padding="SAME", dilation=(2, 2))
+        opts = {"kernel": (3, 3), "stride": (1, 1), "padding": "SAME", "dilation": (2, 2)}
         opts.update(change)
         y = g.depthwise_conv2d(x, weights=_weights((1, 3, 3, 4), 2), bias=np.arange(4) * 50,
                                weight_scale=np.linspace(0.004, 0.008, 4), out_scale=0.1,
@@ -223,7 +227,7 @@ def test_whatif_bad_change_is_one_line():
     assert "Traceback" not in r.output
 
 
-def test_html_report_shows_why_each_kernel(chromium, tmp_path):
+def test_html_report_shows_why_each_kernel(chromium, tmp_path):  # noqa: F811 (fixture)
     """`profile --html`: the per-op table has each op's dispatch reason, rendered by a real
     browser (the fixture and parser of tests/test_report_html.py)."""
     html = tmp_path / "report.html"

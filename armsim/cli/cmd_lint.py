@@ -3,11 +3,11 @@
 Exit status as linters have it: 0 clean, 1 findings, 2 a model that cannot be read (one
 line naming the file and the op or tensor)."""
 import json
-import os
 
 import click
 
-from armsim import api, lint as lint_mod
+from armsim import api
+from armsim import lint as lint_mod
 from armsim import model as model_mod
 from armsim.cli import output
 from armsim.cli.cmd_model import MODEL_HELP
