@@ -359,8 +359,8 @@ def _float_io(model):
 def _float_io_finding(op, t, q, role, option):
     return Finding(
         "float-io", SPEED, op.describe(), t.describe(),
-        f"FLOAT32 graph {role} converted to and from int8 on the device by {op.op} (an int8 "
-        f"model takes int8 {role}s)",
+        f"FLOAT32 graph {role} converted {'to' if role == 'input' else 'from'} int8 on the "
+        f"device by {op.op} (an int8 model takes int8 {role}s)",
         f"{op.op} runs TFLM's float reference kernel over {t.size} values (armsim computes it "
         f"on the host: it is not in the cycle totals), and the float tensor takes {t.nbytes} "
         f"bytes of arena where the int8 {q.describe() if q is not None else role} takes "
