@@ -8,11 +8,13 @@ run their TFLM reference port (`armsim.kernels.tflm.<op>`) on every path and are
 on the host and marked ``simulated: false``.  Counts, cycles (`armsim.cpu.cores`) and outputs
 come from executing the kernels.
 """
+import contextlib
 import os
 from dataclasses import dataclass, field
 
 import numpy as np
 
+from armsim import boards
 from armsim.cpu import cores, machine
 from armsim import model as model_mod
 from armsim import operators
@@ -55,6 +57,7 @@ class ModelProfile:
     flash_wait_states: int
     ops: list
     outputs: list                # graph outputs (numpy arrays)
+    board: object = None         # armsim.boards.Configuration the memory was priced with
 
     @property
     def macs(self):
@@ -76,6 +79,8 @@ class ModelProfile:
             "model": self.model, "core": self.core, "path": self.path,
             "toolchain": self.toolchain, "clock_mhz": self.clock_mhz,
             "flash_wait_states": self.flash_wait_states,
+            "build": boards.build_label(self.core),
+            "board": self.board.to_json() if self.board is not None else None,
             "ops": [{"index": o.index, "op": o.op, "kernel": o.kernel,
                      "reference": o.reference, "output_shape": list(o.output_shape),
                      "macs": o.macs, "instructions": o.instructions, "cycles": o.cycles,
@@ -190,8 +195,10 @@ def run_step(step, values, path, toolchain, tracer=None):
 
 
 def run(model, path="simd", toolchain="gcc", core="cortex-m4", clock_mhz=100.0,
-        flash_wait_states=0, inputs=None, steps=None, progress=None):
-    """Profile `model` (an `armsim.model.Model`) on `path`; returns a `ModelProfile`."""
+        flash_wait_states=0, inputs=None, steps=None, progress=None, board=None):
+    """Profile `model` (an `armsim.model.Model`) on `path`; returns a `ModelProfile`.
+    `board` (an `armsim.boards.Configuration`) prices memory with the board's memory system
+    (its core and clock are the caller's `core` and `clock_mhz`)."""
     if path not in harness.PATHS:
         raise ProfileError(f"unknown path {path!r} (choose from {', '.join(harness.PATHS)})")
     cores.core(core)   # ValueError naming the known cores
@@ -201,15 +208,18 @@ def run(model, path="simd", toolchain="gcc", core="cortex-m4", clock_mhz=100.0,
     for t, x in zip(model.input_tensors(), inputs):
         values[t.index] = x
     ops = []
+    memory_system = board.memory if board is not None else None
     for step in steps:
-        m, names, chain, out = run_step(step, values, path, toolchain)
+        with machine.recording_loads() if memory_system and memory_system.needs_trace() \
+                else contextlib.nullcontext():
+            m, names, chain, out = run_step(step, values, path, toolchain)
         values[step.output] = np.asarray(out).reshape(step.output_shape)
         if m is None:
             counts, cyc, bd = {}, 0, {}
         else:
             counts = machine.counts(m)
             bd = cores.breakdown(m, core, flash_wait_states=flash_wait_states,
-                                 region_names=names)
+                                 region_names=names, memory_system=memory_system)
             cyc = bd["total"]
         ref = step.reference_only or path == "reference"
         ops.append(OpProfile(step.index, step.op, " > ".join(chain), ref, step.output_shape,
@@ -218,7 +228,7 @@ def run(model, path="simd", toolchain="gcc", core="cortex-m4", clock_mhz=100.0,
             progress(step)
     outputs = [values[i] for i in model.outputs]
     return ModelProfile(model.name, path, core, toolchain, clock_mhz, flash_wait_states, ops,
-                        outputs)
+                        outputs, board)
 
 
 __all__ = ["run", "run_step", "random_inputs", "load_input", "check_inputs", "ProfileError",

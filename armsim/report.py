@@ -268,6 +268,11 @@ def render_html(report):
     title = f"armsim report: {report.get('model', '?')}"
     meta = (f"core {report.get('core', '?')}, toolchain {report.get('toolchain', '?')}, "
             f"{report.get('clock_mhz', '?')} MHz; paths: {', '.join(paths)}")
+    first = profiles[paths[0]] if paths else {}
+    if first.get("build"):                 # which build the cycles describe (M55: not MVE)
+        meta += f"; {first['build']}"
+    board = first.get("board")
+    meta += f"; board {board['summary']}" if board else "; no board: zero-wait-state memory"
 
     totals = []
     for p in paths:

@@ -1,10 +1,12 @@
 """Simulation speed of the machine: counted (numba) and traced runs of one SMLAD kernel.
 
-    python benchmarks/bench_machine.py [--cols N] [--reps R] [--no-compile]
+    python benchmarks/bench_machine.py [--cols N] [--reps R] [--no-compile] [--trace-loads]
 
 Prints simulated instructions per second for
   * the fast counted run (the @kernel compiled by numba, warm), with its exact
-    per-mnemonic counts checked against the loop structure,
+    per-mnemonic counts checked against the loop structure (with --trace-loads, on a machine
+    that records the flash load trace the board cache models replay: both weight rows are in
+    flash and interleaved, so every load appends -- the worst case),
   * the traced run (armsim.cpu.kernel.Tracer: every instruction recorded with operands),
   * numba's first compile (a fresh process with an empty NUMBA_CACHE_DIR) and the start
     of a second process on that warm cache.
@@ -24,7 +26,7 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from armsim import machine  # noqa: E402
+from armsim.cpu import machine  # noqa: E402
 from armsim.cpu.kernel import Tracer, kernel, run  # noqa: E402
 from armsim.cpu.ops import bcc, ldr, mov, smlad, str_, sub, sxtb16  # noqa: E402
 
@@ -79,7 +81,7 @@ def expected_counts(cols, reps):
             "str": 2 * reps}
 
 
-def setup(cols, seed=1):
+def setup(cols, seed=1, trace_loads=False):
     rng = np.random.default_rng(seed)
     lhs = rng.integers(-128, 128, cols, dtype=np.int8)
     rhs = rng.integers(-128, 128, (2, cols), dtype=np.int8)
@@ -89,15 +91,15 @@ def setup(cols, seed=1):
     w0 = mem.place("flash", rhs[0])
     w1 = mem.place("flash", rhs[1])
     out = mem.place("sram", 8)
-    m = machine.build(mem)
+    m = machine.build(mem, trace_loads=trace_loads)
     expect = rhs.astype(np.int64) @ lhs.astype(np.int64)
     return m, (a, w0, w1, out), expect
 
 
-def measure(cols, reps, tracer=None):
+def measure(cols, reps, tracer=None, trace_loads=False):
     """Run once; returns (instructions, wall seconds, CPU seconds, counts).  CPU time is
     reported too because the machine's 2 cores are shared: wall time includes waiting."""
-    m, (a, w0, w1, out), expect = setup(cols)
+    m, (a, w0, w1, out), expect = setup(cols, trace_loads=trace_loads)
     t, c = time.perf_counter(), time.process_time()
     acc = run(dot2_s8, m, a, w0, w1, cols, reps, out, tracer=tracer)
     elapsed, cpu = time.perf_counter() - t, time.process_time() - c
@@ -136,13 +138,16 @@ def main():
     parser.add_argument("--repeat", type=int, default=5, help="counted runs (best is reported)")
     parser.add_argument("--traced-reps", type=int, default=10)
     parser.add_argument("--no-compile", action="store_true", help="skip the cold/warm process runs")
+    parser.add_argument("--trace-loads", action="store_true",
+                        help="machines that record the flash load trace (board cache models)")
     args = parser.parse_args()
 
-    measure(64, 1)                                  # compile (or load from cache) outside timing
-    runs = [measure(args.cols, args.reps) for _ in range(args.repeat)]
+    measure(64, 1, trace_loads=args.trace_loads)    # compile (or load from cache) outside timing
+    runs = [measure(args.cols, args.reps, trace_loads=args.trace_loads)
+            for _ in range(args.repeat)]
     n, counts = runs[0][0], runs[0][3]
     wall, cpu = min(r[1] for r in runs), min(r[2] for r in runs)
-    print(f"counted run : {n:,} instructions (smlad {counts['smlad']:,}, sxtb16 "
+    print(f"counted run{' (load trace)' if args.trace_loads else ''}: {n:,} instructions (smlad {counts['smlad']:,}, sxtb16 "
           f"{counts['sxtb16']:,}, ldr {counts['ldr']:,}; exact), best of {args.repeat}: "
           f"{n / wall / 1e6:,.0f} M instructions/s wall, {n / cpu / 1e6:,.0f} M/s CPU time")
 

@@ -7,6 +7,7 @@ problem is one line naming the file and the op or tensor, with a non-zero exit; 
 are written atomically (nothing is left behind on failure).  The --json schema is
 documented in docs/json_schema.md.
 """
+import functools
 import json
 import os
 
@@ -15,6 +16,7 @@ import numpy as np
 
 from armsim import api
 from armsim import arena as arena_mod
+from armsim import boards
 from armsim.cpu import cores, machine
 from armsim import model as model_mod
 from armsim import prepare as prepare_mod
@@ -89,7 +91,8 @@ def _check_core(core):
         _fail(str(e))
 
 
-def _profile(m, steps, path, toolchain, core, clock_mhz, flash_wait_states, inputs, label=None):
+def _profile(m, steps, path, toolchain, core, clock_mhz, flash_wait_states, inputs, label=None,
+             board=None):
     """Run the model on one path, with a progress bar on stderr when it is a terminal."""
     from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn,
                                TimeElapsedColumn)
@@ -104,7 +107,7 @@ def _profile(m, steps, path, toolchain, core, clock_mhz, flash_wait_states, inpu
             def tick(step):
                 bar.update(task, advance=1, description=f"op {step.index} {step.op}")
             return profile_mod.run(m, path, toolchain, core, clock_mhz, flash_wait_states,
-                                   inputs, steps, progress=tick)
+                                   inputs, steps, progress=tick, board=board)
     except profile_mod.ProfileError as e:
         _fail(f"{os.path.basename(m.path)}: {e}")
     except machine.MemoryFault as e:
@@ -150,15 +153,65 @@ def _kernel_label(o):
 
 
 def _common_options(f):
-    f = click.option("--flash-wait-states", default=0, show_default=True, type=click.IntRange(0),
-                     help="wait states per flash access (weights live in flash)")(f)
-    f = click.option("--clock-mhz", default=100.0, show_default=True,
-                     type=click.FloatRange(min=0, min_open=True), help="core clock")(f)
+    f = _board_options(f)
+    f = click.option("--flash-wait-states", type=click.IntRange(0),
+                     help="wait states per flash access (weights live in flash) "
+                          "[default: the board's, else 0]")(f)
+    f = click.option("--clock-mhz", type=click.FloatRange(min=0, min_open=True),
+                     help="core clock [default: the board's, else 100]")(f)
     f = click.option("--toolchain", type=click.Choice(harness.TOOLCHAINS), default="gcc",
                      show_default=True)(f)
-    f = click.option("--core", default="cortex-m4", show_default=True,
-                     help=f"core cycle model ({', '.join(CORES)})")(f)
+    f = click.option("--core", help=f"core cycle model ({', '.join(CORES)}) "
+                                    f"[default: the board's, else cortex-m4]")(f)
     return f
+
+
+def _board_options(command):
+    """--board and the memory overrides only a board has; the command receives `board` (an
+    `armsim.boards.Configuration`, or None) and `core`, `clock_mhz`, `flash_wait_states`
+    resolved against it."""
+    @functools.wraps(command)
+    def resolved(board, sram_wait_states, arena, weights, no_caches, core, clock_mhz,
+                 flash_wait_states, **kwargs):
+        config = None
+        if board:
+            try:
+                config = boards.configure(board, clock_mhz, {"flash": flash_wait_states,
+                                                             "sram": sram_wait_states},
+                                          arena, weights, not no_caches, core)
+            except ValueError as e:
+                _fail(f"--board {board}: {e}")
+            core, clock_mhz, flash_wait_states = config.core, config.clock_mhz, 0
+        else:
+            given = [name for name, v in (("--sram-wait-states", sram_wait_states),
+                                          ("--arena", arena), ("--weights", weights),
+                                          ("--no-caches", no_caches)) if v]
+            if given:
+                _fail(f"{', '.join(given)} describe a board's memory: give --board "
+                      f"(see `armsim boards`)")
+        return command(core=core or "cortex-m4", clock_mhz=clock_mhz or 100.0,
+                       flash_wait_states=flash_wait_states or 0, board=config, **kwargs)
+    for option in (
+            click.option("--no-caches", is_flag=True,
+                         help="with --board: disable every cache and flash accelerator"),
+            click.option("--weights", metavar="MEMORY",
+                         help="with --board: the memory the weights live in [default: flash]"),
+            click.option("--arena", metavar="MEMORY",
+                         help="with --board: the memory the arena and stack live in "
+                              "(e.g. dtcm) [default: sram]"),
+            click.option("--sram-wait-states", type=click.IntRange(0),
+                         help="with --board: wait states per SRAM access"),
+            click.option("--board", metavar="NAME",
+                         help="price memory like this board (core, clock, wait states, "
+                              "caches); `armsim boards` lists them")):
+        resolved = option(resolved)
+    return resolved
+
+
+def _cycles_label(core, board):
+    """Which build and memory the cycles describe, for every table's caption."""
+    memory = board.describe() if board else "no board: zero-wait-state memory"
+    return f"{boards.build_label(core)}; {memory}"
 
 
 @click.command("profile", epilog=MODEL_HELP)
@@ -172,13 +225,14 @@ def _common_options(f):
 @click.option("--html", "html_file", type=click.Path(), help="write an HTML report")
 @click.option("--trace-json", "trace_file", type=click.Path(), help=TRACE_HELP)
 def profile(model, core, toolchain, clock_mhz, flash_wait_states, path, input_file, json_file,
-            html_file, trace_file):
+            html_file, board, trace_file):
     """Per-op kernel path, MACs, instructions and cycles of MODEL (default: example model)."""
     _check_core(core)
     _check_outputs(json_file, html_file, trace_file)
     m, steps = load_model(model)
     inputs = _inputs(m, input_file)
-    prof = _profile(m, steps, path, toolchain, core, clock_mhz, flash_wait_states, inputs)
+    prof = _profile(m, steps, path, toolchain, core, clock_mhz, flash_wait_states, inputs,
+                    board=board)
     plan = _arena(m, steps, path, toolchain)
     _print_profile(m, prof, plan)
     data = prof.to_json(plan.total)
@@ -210,8 +264,10 @@ def _why(m, profiles, toolchain):
 def _print_profile(m, prof, plan):
     from rich.table import Table
     total = prof.cycles or 1
+    waits = "" if prof.board else f", {prof.flash_wait_states} flash wait states"
     t = Table(title=f"{m.name} on {prof.core} ({prof.path}, {prof.toolchain}, "
-                    f"{prof.clock_mhz:g} MHz, {prof.flash_wait_states} flash wait states)")
+                    f"{prof.clock_mhz:g} MHz{waits})",
+              caption=_cycles_label(prof.core, prof.board))
     for col, just in (("#", "right"), ("op", "left"), ("kernel path", "left"),
                       ("output", "left"), ("MACs", "right"), ("instructions", "right"),
                       ("cycles", "right"), ("cycles/MAC", "right"), ("%", "right")):
@@ -245,16 +301,17 @@ def _print_profile(m, prof, plan):
 @click.option("--trace-json", "trace_file", type=click.Path(),
               help=TRACE_HELP + " (one process per path)")
 def compare(model, core, toolchain, clock_mhz, flash_wait_states, input_file, json_file,
-            html_file, trace_file):
+            html_file, board, trace_file):
     """SIMD vs scalar vs reference, per op and in total, with speed-ups."""
     _check_core(core)
     _check_outputs(json_file, html_file, trace_file)
     m, steps = load_model(model)
     inputs = _inputs(m, input_file)
-    profs = {p: _profile(m, steps, p, toolchain, core, clock_mhz, flash_wait_states, inputs)
-             for p in PATHS}
+    profs = {p: _profile(m, steps, p, toolchain, core, clock_mhz, flash_wait_states, inputs,
+                         board=board) for p in PATHS}
     from rich.table import Table
-    t = Table(title=f"{m.name} on {core}: cycles per path ({toolchain}, {clock_mhz:g} MHz)")
+    t = Table(title=f"{m.name} on {core}: cycles per path ({toolchain}, {clock_mhz:g} MHz)",
+              caption=_cycles_label(core, board))
     for col in ("#", "op", "simd", "scalar", "reference", "simd vs scalar", "simd vs ref"):
         t.add_column(col, justify="left" if col == "op" else "right")
 

@@ -20,6 +20,10 @@ Terms of `breakdown` (all integers, `total` is their sum):
 * ``wait_states``    per beat (word) loaded from or stored to a region with wait states,
                      e.g. ``flash_wait_states`` for constant data (weights) in flash.
 
+With a board's memory system (`armsim.cpu.memory.MemorySystem`, presets in `armsim.boards`)
+instead of flat wait states, ``wait_states`` is replaced by ``data_memory``, ``stack_memory``
+and ``instruction_fetch`` (caches, prefetch, per-memory wait states; see that module).
+
 Not modelled (as in ../shared/reference/README.md's ``cycles_trm``): register dependences
 (load-use and MAC-chain stalls, the M4 address-dependency stall), bus contention, branch-target
 alignment, unaligned accesses, interrupts.  The stack (PUSH/POP, stack slots) is assumed in
@@ -29,7 +33,7 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from . import machine
+from . import machine, memory
 from .instructions import CLASS_INDEX, CLASS_OF, CLASSES, MNEMONICS, N_CLASSES, N_MNEMONICS
 
 # --- the tables ---------------------------------------------------------------------------
@@ -301,21 +305,35 @@ def _wait_states(flash_wait_states, wait_states):
     return ws
 
 
-def breakdown(m, core_name, flash_wait_states=0, region_names=(), wait_states=None):
+def breakdown(m, core_name, flash_wait_states=0, region_names=(), wait_states=None,
+              memory_system=None):
     """Cycle terms of the instructions machine `m` executed, on core `core_name`.
 
     `region_names` names `m`'s regions in order (`harness.Result.region_names`); wait
     states are per region name (`wait_states={"flash": 2}`), `flash_wait_states=N` is short
-    for the flash region.  A wait-state region the machine does not have adds nothing."""
+    for the flash region.  A wait-state region the machine does not have adds nothing.
+    `memory_system` (`armsim.cpu.memory.MemorySystem`) prices memory instead of flat wait
+    states: its data caches need a machine built under `machine.recording_loads()`."""
     ws = _wait_states(flash_wait_states, wait_states)
     if any(ws.values()) and not region_names:
         raise ValueError("wait states need the machine's region_names")
-    return breakdown_of(Counters.of(m, region_names), core_name, ws)
+    counters = Counters.of(m, region_names)
+    if memory_system is None:
+        return breakdown_of(counters, core_name, ws)
+    if any(ws.values()):
+        raise ValueError("give either flat wait states or a memory system, not both")
+    terms = breakdown_of(counters, core_name)
+    del terms["wait_states"], terms["total"]
+    terms.update(memory.memory_terms(counters, memory_system, machine.load_trace(m)))
+    terms["total"] = sum(terms.values())
+    return terms
 
 
-def cycles(m, core_name, flash_wait_states=0, region_names=(), wait_states=None):
+def cycles(m, core_name, flash_wait_states=0, region_names=(), wait_states=None,
+           memory_system=None):
     """Total cycles of machine `m`'s executed instructions on core `core_name`."""
-    return breakdown(m, core_name, flash_wait_states, region_names, wait_states)["total"]
+    return breakdown(m, core_name, flash_wait_states, region_names, wait_states,
+                     memory_system)["total"]
 
 
 def latency_ms(cycle_count, clock_mhz):

@@ -8,17 +8,20 @@ numba-compiled counted run and by the pure-Python traced run:
            models need: load pipelining, dual issue), IT-block instructions whose condition
            failed, per-region memory traffic, fault info.
 * ``mem``  uint8 backing store of every region, one after the other.
-* ``rtab`` int64 ``[region, (base address, size, offset in mem)]``.
+* ``rtab`` int64 ``[region, (base address, size, offset in mem, traced)]``.
+* ``trace`` None, or (``build(..., trace_loads=True)``) the int64 granule trace of the loads
+           from traced regions that cache models replay (see `TRACED_REGIONS`).
 * ``dsp``  True when the core has the DSP extension (CMSIS-NN's ``ARM_MATH_DSP``).
 * ``armclang`` True to take the Arm Compiler 6 branches of CMSIS-NN's code.
 """
 from collections import namedtuple
+from contextlib import contextmanager
 
 import numpy as np
 
 from .instructions import (CLASSES, CLASS_INDEX, MNEMONICS, N_CLASSES, N_MNEMONICS)
 
-Machine = namedtuple("Machine", "st mem rtab dsp armclang")
+Machine = namedtuple("Machine", "st mem rtab dsp armclang trace")
 
 # --- layout of the state vector ------------------------------------------------------
 TAKEN = N_MNEMONICS            # taken branches (incl. calls and returns)
@@ -36,6 +39,16 @@ REGION_FIELDS = ("loads", "load_beats", "load_bytes", "stores", "store_beats", "
 REGION_BASE = PAIRS + N_CLASSES * N_CLASSES
 STATE_SIZE = REGION_BASE + MAX_REGIONS * len(REGION_FIELDS)
 NO_CLASS = CLASS_INDEX["it"]   # a neutral predecessor at reset (IT never affects timing)
+
+# --- the load trace: what cache models need beyond the counters -------------------------
+# Loads from a traced region append the 16-byte granule (address >> GRANULE_SHIFT) they touch
+# whenever it differs from the previous traced load's granule.  Replaying that sequence through
+# an LRU cache whose line is a multiple of 16 bytes gives its exact hits and misses: repeated
+# accesses to the most recently used line change no LRU state.  `armsim.cpu.memory` replays it.
+TRACED_REGIONS = ("flash",)    # constant data (weights) behind a flash accelerator or cache
+GRANULE_SHIFT = 4
+TRACE_COUNT, TRACE_LAST, TRACE_DROPPED, TRACE_HEADER = 0, 1, 2, 3
+TRACE_CAPACITY = 1 << 22       # granules per machine (one op); beyond, loads are only counted
 
 # Conventional Cortex-M memory map (ARMv7-M ARM B3.1): code/flash and SRAM.
 FLASH_BASE = 0x0800_0000
@@ -83,14 +96,32 @@ def _align16(n):
     return (n + 15) & ~15
 
 
-def build(memory, dsp=True, armclang=False):
-    """Materialise a `Memory` layout into a fresh `Machine` with zeroed counters."""
+_trace_loads_default = [False]
+
+
+@contextmanager
+def recording_loads():
+    """Within this context, `build` makes machines that trace their loads (for the cache
+    models of `armsim.cpu.memory`) unless told otherwise.  A traced machine is another numba
+    type, so its kernels compile once more; untraced runs are unchanged."""
+    before = _trace_loads_default[0]
+    _trace_loads_default[0] = True
+    try:
+        yield
+    finally:
+        _trace_loads_default[0] = before
+
+
+def build(memory, dsp=True, armclang=False, trace_loads=None):
+    """Materialise a `Memory` layout into a fresh `Machine` with zeroed counters;
+    `trace_loads` (default: inside `recording_loads`) adds the load trace."""
     n = len(memory.names)
-    rtab = np.zeros((n, 3), np.int64)
+    rtab = np.zeros((n, 4), np.int64)
     offset = 0
     for i in range(n):
         size = _align16(memory.sizes[i])
-        rtab[i] = (memory.bases[i], memory.sizes[i], offset)
+        rtab[i] = (memory.bases[i], memory.sizes[i], offset,
+                   memory.names[i] in TRACED_REGIONS)
         offset += size
     mem = np.zeros(offset, np.uint8)
     for i, name in enumerate(memory.names):
@@ -100,13 +131,17 @@ def build(memory, dsp=True, armclang=False):
             pos += _align16(len(chunk))
     st = np.zeros(STATE_SIZE, np.int64)
     st[PREV_CLASS] = NO_CLASS
-    return Machine(st, mem, rtab, dsp, armclang)
+    trace = None
+    if trace_loads or (trace_loads is None and _trace_loads_default[0]):
+        trace = np.empty(TRACE_HEADER + TRACE_CAPACITY, np.int64)  # pages touched only as used
+        trace[:TRACE_HEADER] = (0, -1, 0)
+    return Machine(st, mem, rtab, dsp, armclang, trace)
 
 
 def read(m, address, count, dtype=np.int8):
     """Copy `count` elements of `dtype` out of simulated memory (host side, not counted)."""
     nbytes = count * np.dtype(dtype).itemsize
-    for base, size, offset in m.rtab:
+    for base, size, offset, _ in m.rtab:
         if base <= address and address + nbytes <= base + size:
             start = offset + address - base
             return m.mem[start:start + nbytes].view(dtype).copy()
@@ -116,13 +151,15 @@ def read(m, address, count, dtype=np.int8):
 def reset_counters(m):
     m.st[:] = 0
     m.st[PREV_CLASS] = NO_CLASS
+    if m.trace is not None:
+        m.trace[:TRACE_HEADER] = (0, -1, 0)
 
 
 def fault_message(m, region_names):
     mnemonic = MNEMONICS[m.st[FAULT_MNEMONIC]]
     address = int(m.st[FAULT_ADDRESS]) & 0xFFFFFFFF
     spans = ", ".join(f"{name} {int(b):#010x}-{int(b + s):#010x}"
-                      for name, (b, s, _) in zip(region_names, m.rtab))
+                      for name, (b, s, _, _) in zip(region_names, m.rtab))
     return f"HardFault: {mnemonic.upper()} accessed {address:#010x}, outside every region ({spans})"
 
 
@@ -135,6 +172,15 @@ def class_pairs(m):
     return m.st[PAIRS:PAIRS + N_CLASSES * N_CLASSES].reshape(N_CLASSES, N_CLASSES)
 
 
+def load_trace(m):
+    """The granules (16-byte units) traced loads touched, in order, and how many granule
+    changes did not fit the trace (0 when it is complete); None for an untraced machine."""
+    if m.trace is None:
+        return None
+    n = int(m.trace[TRACE_COUNT])
+    return m.trace[TRACE_HEADER:TRACE_HEADER + n], int(m.trace[TRACE_DROPPED])
+
+
 def region_traffic(m, region_names):
     """Per region: loads, stores, words (beats) and bytes moved."""
     out = {}
@@ -145,4 +191,4 @@ def region_traffic(m, region_names):
 
 
 __all__ = ["Machine", "Memory", "MemoryFault", "build", "read", "counts", "class_pairs",
-           "region_traffic", "CLASSES"]
+           "region_traffic", "load_trace", "CLASSES"]

@@ -11,13 +11,15 @@ Kernel code reads like the compiled C: ``sum = smlad(m, a, b, sum)`` is ``SMLAD`
 pointer post-increments fold into the load/store (``LDR r0, [r1], #4``) and are not
 separate instructions; loop bookkeeping is issued explicitly (``cmp``, ``bcc``).
 """
-from numba import njit
+from numba import njit, types
+from numba.extending import overload
 
 from . import isa
 from .instructions import CLASS_INDEX, CLASS_OF, MNEMONIC_INDEX
-from .machine import (FAULT_ADDRESS, FAULT_MNEMONIC, GE_FLAGS, IT_FAILED, MULTIPLE_BEATS,
-                      PAIRS, PREV_CLASS, Q_FLAG, REGION_BASE, REGION_FIELDS, STACK_BEATS,
-                      TAKEN, MemoryFault)
+from .machine import (FAULT_ADDRESS, FAULT_MNEMONIC, GE_FLAGS, GRANULE_SHIFT, IT_FAILED,
+                      MULTIPLE_BEATS, PAIRS, PREV_CLASS, Q_FLAG, REGION_BASE, REGION_FIELDS,
+                      STACK_BEATS, TAKEN, TRACE_COUNT, TRACE_DROPPED, TRACE_HEADER, TRACE_LAST,
+                      MemoryFault)
 from .instructions import N_CLASSES
 
 _NFIELDS = len(REGION_FIELDS)
@@ -270,6 +272,43 @@ def _traffic(m, region, field, beats, nbytes):
     m.st[base + 2] += nbytes
 
 
+def _append_granules(trace, first, last):
+    """Append granules `first`..`last` (at most two: no load spans more) to the load trace,
+    skipping a repeat of the previous one."""
+    for granule in (first, last):
+        if granule != trace[TRACE_LAST]:
+            trace[TRACE_LAST] = granule
+            n = trace[TRACE_COUNT]
+            if n < trace.shape[0] - TRACE_HEADER:
+                trace[TRACE_HEADER + n] = granule
+                trace[TRACE_COUNT] = n + 1
+            else:
+                trace[TRACE_DROPPED] += 1
+
+
+def _record_granules(trace, first, last):
+    """Trace a load, unless the machine has no trace (None, the default).  In the compiled
+    counted run the overload below is chosen by the trace's type: an untraced machine has
+    no code for it at all, so it keeps its speed."""
+    if trace is not None:
+        _append_granules(trace, first, last)
+
+
+@overload(_record_granules, inline="always")
+def _record_granules_compiled(trace, first, last):
+    if isinstance(trace, types.NoneType):
+        return lambda trace, first, last: None
+    return _append_granules
+
+
+@njit(inline="always")
+def _record(m, region, address, nbytes):
+    """Trace a load from a traced region (`machine.TRACED_REGIONS`) when `m` records loads."""
+    if m.rtab[region, 3]:
+        _record_granules(m.trace, address >> GRANULE_SHIFT,
+                         (address + nbytes - 1) >> GRANULE_SHIFT)
+
+
 def _load(mnemonic, nbytes, signed):
     index, cls = _ids(mnemonic)
     sign_bit = 1 << (8 * nbytes - 1)
@@ -278,6 +317,7 @@ def _load(mnemonic, nbytes, signed):
         issue(m, index, cls)
         region, at = locate(m, address, nbytes, index)
         _traffic(m, region, 0, 1, nbytes)
+        _record(m, region, address, nbytes)
         value = _read_le(m.mem, at, nbytes)
         if signed or nbytes == 4:
             value = (value ^ sign_bit) - sign_bit
@@ -313,6 +353,7 @@ def _ldrd_body():
         issue(m, index, cls)
         region, at = locate(m, address, 8, index)
         _traffic(m, region, 0, 2, 8)
+        _record(m, region, address, 8)
         lo = _read_le(m.mem, at, 4)
         hi = _read_le(m.mem, at + 4, 4)
         return (lo ^ 0x80000000) - 0x80000000, (hi ^ 0x80000000) - 0x80000000
@@ -344,6 +385,7 @@ def _ldm_body(words):
         issue(m, index, cls)
         region, at = locate(m, address, 8, index)
         _traffic(m, region, 0, 2, 8)
+        _record(m, region, address, 8)
         m.st[MULTIPLE_BEATS] += 2
         return isa.s32(_read_le(m.mem, at, 4)), isa.s32(_read_le(m.mem, at + 4, 4))
 
@@ -351,6 +393,7 @@ def _ldm_body(words):
         issue(m, index, cls)
         region, at = locate(m, address, 16, index)
         _traffic(m, region, 0, 4, 16)
+        _record(m, region, address, 16)
         m.st[MULTIPLE_BEATS] += 4
         mem = m.mem
         return (isa.s32(_read_le(mem, at, 4)), isa.s32(_read_le(mem, at + 4, 4)),

@@ -1,0 +1,379 @@
+"""Board presets: core, clock and memory system of real development boards, every figure cited.
+
+`armsim profile MODEL --board ek-ra6m4` prices the run with the board's core table
+(`armsim.cpu.cores`) and memory system (`armsim.cpu.memory`).  Each number below carries the
+document it comes from (vendor reference manual, data sheet, or the vendor's own startup code
+where that is where the figure is written down); a figure that no stored document gave is
+marked ``assumption:`` and says why the value was chosen.  Nothing here is fitted to a
+published benchmark result.  Every figure can be overridden (`configure`, and the CLI's
+``--clock-mhz``, ``--flash-wait-states``, ``--sram-wait-states``, ``--arena``, ``--weights``,
+``--no-caches``).
+
+Wait states depend on the clock: each memory's `WaitStates` is the vendor's table (the highest
+clock each number of wait states allows), so ``--clock-mhz`` re-derives them.
+"""
+from dataclasses import dataclass, field, replace
+
+from armsim.cpu.memory import FETCH_ASSUMPTIONS, Cache, InstructionFetch, Memory, MemorySystem
+
+ASSUMPTION = "assumption: "
+
+
+@dataclass(frozen=True)
+class WaitStates:
+    """A vendor wait-state table: `max_mhz[n]` is the highest clock with n wait states;
+    `core_cycles_per` converts memory-clock wait states to core cycles (1 when the memory
+    runs at the core clock)."""
+    max_mhz: tuple
+    source: str
+    memory_clock_divider: int = 1
+
+    def at(self, clock_mhz):
+        for n, limit in enumerate(self.max_mhz):
+            if clock_mhz / self.memory_clock_divider <= limit + 1e-9:
+                return (n + 1) * self.memory_clock_divider - 1
+        raise ValueError(f"{clock_mhz:g} MHz is above this memory's fastest setting "
+                         f"({self.max_mhz[-1] * self.memory_clock_divider:g} MHz; {self.source})")
+
+
+@dataclass(frozen=True)
+class Board:
+    name: str
+    title: str
+    core: str
+    clock_mhz: float
+    memories: dict                  # name -> Memory (wait states filled in by `configure`)
+    wait_tables: dict               # memory name -> WaitStates
+    fetch: InstructionFetch
+    placement: dict                 # machine region / "stack" -> memory name
+    sources: dict = field(default_factory=dict)
+    notes: str = ""
+
+    def memory_system(self, clock_mhz=None):
+        clock = clock_mhz or self.clock_mhz
+        mems = {}
+        for name, mem in self.memories.items():
+            table = self.wait_tables.get(name)
+            if table is not None:
+                mem = replace(mem, wait_states=table.at(clock),
+                              sources={**mem.sources, "wait_states": table.source})
+            mems[name] = mem
+        return MemorySystem(mems, self.fetch, dict(self.placement),
+                            {"placement": self.sources["placement"]})
+
+
+@dataclass(frozen=True)
+class Configuration:
+    """What a run is priced with: a board preset after the command line's overrides."""
+    board: str
+    core: str
+    clock_mhz: float
+    memory: MemorySystem
+    overrides: tuple                # the figures the user changed, as "name=value"
+
+    def describe(self):
+        placement = self.memory.placement
+        mems = self.memory.memories
+        parts = [f"{self.board}: {self.core} @ {self.clock_mhz:g} MHz",
+                 f"weights in {placement['flash']} ({mems[placement['flash']].wait_states} ws)",
+                 f"arena in {placement['sram']} ({mems[placement['sram']].wait_states} ws)"]
+        caches = [c.name for c in self._caches()]
+        parts.append("caches: " + (", ".join(caches) if caches else "none"))
+        if self.overrides:
+            parts.append("overridden: " + ", ".join(self.overrides))
+        return "; ".join(parts)
+
+    def _caches(self):
+        seen = []
+        for c in [self.memory.fetch.cache] + [m.data_cache for m in self.memory.memories.values()]:
+            if c is not None and c not in seen:
+                seen.append(c)
+        return seen
+
+    def to_json(self):
+        return {"board": self.board, "summary": self.describe(), "core": self.core,
+                "clock_mhz": self.clock_mhz,
+                "placement": dict(self.memory.placement),
+                "memories": {n: {"wait_states": m.wait_states, "width_bytes": m.width_bytes,
+                                 "data_cache": m.data_cache and m.data_cache.name}
+                             for n, m in self.memory.memories.items()},
+                "instruction_cache": self.memory.fetch.cache and self.memory.fetch.cache.name,
+                "prefetch": self.memory.fetch.prefetch,
+                "overrides": list(self.overrides)}
+
+
+def configure(name, clock_mhz=None, wait_states=None, arena=None, weights=None, caches=True,
+              core=None):
+    """The `Configuration` of board `name` with overrides: `core` replaces the board's core
+    table, `wait_states` maps memory names to
+    wait states (replacing the table's), `arena`/`weights` name the memory the arena (and
+    stack) or the weights live in, `caches=False` removes every cache."""
+    board = board_named(name)
+    clock = clock_mhz or board.clock_mhz
+    if clock <= 0:
+        raise ValueError("clock must be positive")
+    system = board.memory_system(clock)
+    overrides = []
+    if clock_mhz and clock_mhz != board.clock_mhz:
+        overrides.append(f"clock_mhz={clock_mhz:g}")
+    if core and core != board.core:
+        overrides.append(f"core={core}")
+    mems = dict(system.memories)
+    for mem_name, n in (wait_states or {}).items():
+        if n is None:
+            continue
+        if mem_name not in mems:
+            raise ValueError(f"board {name} has no memory {mem_name!r} "
+                             f"(memories: {', '.join(mems)})")
+        if n < 0:
+            raise ValueError(f"negative wait states for {mem_name}")
+        mems[mem_name] = replace(mems[mem_name], wait_states=n,
+                                 sources={**mems[mem_name].sources,
+                                          "wait_states": "command line"})
+        overrides.append(f"{mem_name}_wait_states={n}")
+    fetch = system.fetch
+    if not caches:
+        mems = {k: replace(m, data_cache=None) for k, m in mems.items()}
+        fetch = replace(fetch, cache=None)
+        overrides.append("caches=off")
+    system = replace(system, memories=mems, fetch=fetch)
+    where = {}
+    if arena:
+        where.update(sram=arena, stack=arena)
+        overrides.append(f"arena={arena}")
+    if weights:
+        where["flash"] = weights
+        overrides.append(f"weights={weights}")
+    if where:
+        system = system.placed(**where)
+    system.check()
+    return Configuration(board.name, core or board.core, clock, system, tuple(overrides))
+
+
+# --- the presets ---------------------------------------------------------------------------
+
+_ISSUE_PLACEMENT = ("armsim's TFLM layout (armsim.kernels.harness.layout): constant tensors "
+                    "(weights, bias, quantization) in flash, the tensor arena and the stack in "
+                    "SRAM, as a default TFLM build links them")
+_STANDARD_PLACEMENT = {"flash": "flash", "sram": "sram", "stack": "sram"}
+
+_SRAM_ZERO = Memory("sram", 0, 4, sources={
+    "wait_states": "on-chip SRAM at the core clock, zero wait states (the reference manual's "
+                   "'Embedded SRAM' section)",
+    "width_bytes": "one 32-bit AHB beat (Arm Cortex-M TRMs: 32-bit system bus)"})
+
+
+def _ra6m4():
+    fsp = "Renesas FSP ra/fsp/src/bsp/mcu/ra6m4/bsp_feature.h (as shipped in MLPerf Tiny v0.7 closed/renesas/code/EK_RA6M4)"
+    c_cache = Cache("RA6M4 C-cache", 8192, 32, 2, sources={
+        "line_bytes": "Renesas CACHE.CCALCF reset value 1 = 32-byte lines (RA6M4/RA6M5 SVD 'C-Cache Line Size'), kept by FSP BSP_CFG_C_CACHE_LINE_SIZE (1U)",
+        "size_bytes": ASSUMPTION + "8 KB; the C-cache capacity was not found in the stored documents (RA6M4 User's Manual R01UH0890, chapter 'Cache' has it)",
+        "ways": ASSUMPTION + "2-way; associativity not found in the stored documents"})
+    return Board(
+        "ek-ra6m4", "Renesas EK-RA6M4 (R7FA6M4AF3CFB)", "cortex-m33", 200.0,
+        memories={
+            "flash": Memory("flash", 0, 16, c_cache, sources={
+                "width_bytes": ASSUMPTION + "128-bit code-flash read (width not found in the stored documents)",
+                "data_cache": f"{fsp}: BSP_FEATURE_BSP_HAS_CODE_SYSTEM_CACHE (1); the Cortex-M33 reads code-flash constants over the code bus, through the C-cache"}),
+            "sram": Memory("sram", 0, 4, sources={
+                "width_bytes": "one 32-bit AHB beat (Arm Cortex-M33 TRM: 32-bit system AHB)"}),
+        },
+        wait_tables={
+            "flash": WaitStates((50, 100, 150, 200), f"{fsp}: BSP_FEATURE_BSP_SYS_CLOCK_FREQ_ONE/TWO/THREE_ROM_WAITS = 50/100/150 MHz (FCACHE.FLWT, RA6M4 UM R01UH0890 'Flash Wait Cycle Register'): 3 wait cycles above 150 MHz"),
+            "sram": WaitStates((100, 200), f"{fsp}: BSP_FEATURE_BSP_SYS_CLOCK_FREQ_NO_RAM_WAITS = 100 MHz; above it SRAMWTSC keeps its reset value (SRAM0 wait enabled, 1 cycle)"),
+        },
+        fetch=InstructionFetch("flash", prefetch=False, cache=c_cache, sources={
+            **FETCH_ASSUMPTIONS,
+            "prefetch": f"{fsp}: BSP_FEATURE_BSP_FLASH_PREFETCH_BUFFER (0)",
+            "cache": f"{fsp}: BSP_FEATURE_BSP_FLASH_CACHE (1) and HAS_CODE_SYSTEM_CACHE (1): FSP's startup enables the flash cache (FCACHEE) and the C-cache (CCACTL)"}),
+        placement=_STANDARD_PLACEMENT,
+        sources={"core": "RA6M4 data sheet R01DS0395: Arm Cortex-M33",
+                 "clock_mhz": "RA6M4 data sheet R01DS0395: ICLK up to 200 MHz; MLPerf Tiny v0.7 closed/renesas ran at 200 MHz",
+                 "placement": _ISSUE_PLACEMENT},
+        notes="MLPerf Tiny v0.7 reference board (closed/renesas): GCC 8.3.1, -O3")
+
+
+def _stm32f4(name, title, clock, table, rm, ds):
+    """An STM32F4 NUCLEO: ART accelerator (RM section 'Adaptive real-time memory
+    accelerator'): 128-bit flash lines, instruction cache 64 x 128 bits, data cache 8 x 128
+    bits, prefetch."""
+    art = f"{rm}, section 3 'Embedded Flash memory interface', ART accelerator"
+    i_cache = Cache("ART I-cache", 64 * 16, 16, 64, sources={
+        "size_bytes": f"{art}: instruction cache of 64 lines of 128 bits",
+        "line_bytes": f"{art}: 128-bit lines",
+        "ways": ASSUMPTION + "fully associative (ST does not document the ART's mapping)"})
+    d_cache = Cache("ART D-cache", 8 * 16, 16, 8, sources={
+        "size_bytes": f"{art}: data cache of 8 lines of 128 bits",
+        "line_bytes": f"{art}: 128-bit lines",
+        "ways": ASSUMPTION + "fully associative (ST does not document the ART's mapping)"})
+    return Board(
+        name, title, "cortex-m4", clock,
+        memories={"flash": Memory("flash", 0, 16, d_cache, sources={
+                      "width_bytes": f"{art}: 128-bit flash read",
+                      "data_cache": f"{art}: DCEN, enabled by STM32CubeF4 (DATA_CACHE_ENABLE 1)"}),
+                  "sram": _SRAM_ZERO},
+        wait_tables={"flash": WaitStates(table, f"{rm}, table 'Number of wait states according to CPU clock (HCLK) frequency', 2.7-3.6 V")},
+        fetch=InstructionFetch("flash", prefetch=True, cache=i_cache, sources={
+            **FETCH_ASSUMPTIONS,
+            "prefetch": f"{art}: PRFTEN, enabled by STM32CubeF4 (PREFETCH_ENABLE 1)",
+            "cache": f"{art}: ICEN, enabled by STM32CubeF4 (INSTRUCTION_CACHE_ENABLE 1)"}),
+        placement=_STANDARD_PLACEMENT,
+        sources={"core": f"{ds}: Arm Cortex-M4 with FPU", "clock_mhz": f"{ds}: up to {clock:g} MHz",
+                 "placement": _ISSUE_PLACEMENT})
+
+
+def _l4r5():
+    rm = "ST RM0432 (STM32L4+ reference manual), section 3.3 'Flash memory interface'"
+    i_cache = Cache("ART I-cache", 32 * 32, 32, 32, sources={
+        "size_bytes": f"{rm}: instruction cache of 32 lines of 4 x 64 bits (1 KB)",
+        "line_bytes": f"{rm}: 4 x 64-bit lines",
+        "ways": ASSUMPTION + "fully associative (ST does not document the ART's mapping)"})
+    d_cache = Cache("ART D-cache", 8 * 32, 32, 8, sources={
+        "size_bytes": f"{rm}: data cache of 8 lines of 4 x 64 bits (256 bytes)",
+        "line_bytes": f"{rm}: 4 x 64-bit lines",
+        "ways": ASSUMPTION + "fully associative (ST does not document the ART's mapping)"})
+    return Board(
+        "nucleo-l4r5zi", "ST NUCLEO-L4R5ZI (STM32L4R5ZI)", "cortex-m4", 120.0,
+        memories={"flash": Memory("flash", 0, 8, d_cache, sources={
+                      "width_bytes": f"{rm}: 64-bit flash read",
+                      "data_cache": f"{rm}: DCEN, enabled by STM32CubeL4 (DATA_CACHE_ENABLE 1)"}),
+                  "sram": _SRAM_ZERO},
+        wait_tables={"flash": WaitStates((20, 40, 60, 80, 100, 120), f"{rm}, table 'Number of wait states according to CPU clock (HCLK) frequency', Range 1")},
+        fetch=InstructionFetch("flash", prefetch=False, cache=i_cache, sources={
+            **FETCH_ASSUMPTIONS,
+            "prefetch": f"{rm}: PRFTEN, left off by STM32CubeL4 (PREFETCH_ENABLE 0)",
+            "cache": f"{rm}: ICEN, enabled by STM32CubeL4 (INSTRUCTION_CACHE_ENABLE 1)"}),
+        placement=_STANDARD_PLACEMENT,
+        sources={"core": "ST DS12023 (STM32L4R5xx data sheet): Arm Cortex-M4 with FPU",
+                 "clock_mhz": "ST DS12023: up to 120 MHz (Range 1 boost); MLPerf Tiny ST submissions ran at 120 MHz",
+                 "placement": _ISSUE_PLACEMENT})
+
+
+def _m7(name, title, clock, table, divider, rm, ds, flash_width, itcm, dtcm):
+    trm = "Arm Cortex-M7 TRM (DDI 0489), 'Level 1 caches'"
+    i_cache = Cache("L1 I-cache", 16 * 1024, 32, 2, sources={
+        "size_bytes": f"{ds}: 16 Kbytes of instruction cache",
+        "line_bytes": f"{trm}: 32-byte lines", "ways": f"{trm}: instruction cache 2-way"})
+    d_cache = Cache("L1 D-cache", 16 * 1024, 32, 4, sources={
+        "size_bytes": f"{ds}: 16 Kbytes of data cache",
+        "line_bytes": f"{trm}: 32-byte lines", "ways": f"{trm}: data cache 4-way"})
+    return Board(
+        name, title, "cortex-m7", clock,
+        memories={
+            "flash": Memory("flash", 0, flash_width, d_cache, sources={
+                "width_bytes": f"{rm}: {flash_width * 8}-bit flash word",
+                "data_cache": f"{trm}: flash (normal, cacheable memory) is read through the D-cache, enabled by SCB_EnableDCache in STM32Cube's startup"}),
+            "sram": Memory("sram", 0, 8, sources={
+                "wait_states": f"{rm}: AXI SRAM at the core clock",
+                "width_bytes": f"{rm}: AXI SRAM, 64-bit AXI bus at the core clock; data cached by the L1 D-cache (zero added wait states assumed on hits and write-backs)"}),
+            "dtcm": Memory("dtcm", 0, 8, sources={
+                "wait_states": f"{trm}: TCM accesses at zero wait states",
+                "width_bytes": f"{trm}: DTCM, 2 x 32-bit interfaces, zero wait states ({dtcm} KB)"}),
+            "itcm": Memory("itcm", 0, 8, sources={
+                "wait_states": f"{trm}: TCM accesses at zero wait states",
+                "width_bytes": f"{trm}: ITCM, 64-bit interface, zero wait states ({itcm} KB)"}),
+        },
+        wait_tables={"flash": WaitStates(table, f"{rm}, table 'Number of wait states according to CPU clock (HCLK) frequency'"
+                                         + (f", counted in AXI clock (core / {divider})" if divider > 1 else ""),
+                                         divider)},
+        fetch=InstructionFetch("flash", prefetch=True, cache=i_cache, sources={
+            **FETCH_ASSUMPTIONS,
+            "prefetch": f"{trm}: the prefetch unit fetches ahead of execution",
+            "cache": f"{trm}: L1 I-cache, enabled by SCB_EnableICache in STM32Cube's startup"}),
+        placement=_STANDARD_PLACEMENT,
+        sources={"core": f"{ds}: Arm Cortex-M7", "clock_mhz": f"{ds}: up to {clock:g} MHz",
+                 "placement": _ISSUE_PLACEMENT})
+
+
+def _nrf5340():
+    ps = "Nordic nRF5340 Product Specification, 'CACHE - Instruction/data cache'"
+    cache = Cache("nRF5340 cache", 8192, 16, 2, sources={
+        "line_bytes": f"{ps}: 128-bit cache line", "ways": f"{ps}: two-way set associative, LRU",
+        "size_bytes": ASSUMPTION + "8 KB; the application core's cache size was not found in the stored documents"})
+    return Board(
+        "nrf5340-dk", "Nordic nRF5340 DK (application core)", "cortex-m33", 128.0,
+        memories={"flash": Memory("flash", 0, 16, cache, sources={
+                      "width_bytes": f"{ps}: 128-bit lines filled from flash",
+                      "data_cache": f"{ps}: both instruction and data accesses to flash are cached (Zephyr CONFIG_NRF_ENABLE_CACHE=y by default)"}),
+                  "sram": _SRAM_ZERO},
+        wait_tables={"flash": WaitStates((64, 128), ASSUMPTION + "1 wait state at 128 MHz; the stored documents give no flash wait-state table for the nRF5340")},
+        fetch=InstructionFetch("flash", prefetch=False, cache=cache, sources={
+            **FETCH_ASSUMPTIONS,
+            "prefetch": ASSUMPTION + "no prefetcher documented",
+            "cache": f"{ps}: instruction fetches are cached"}),
+        placement=_STANDARD_PLACEMENT,
+        sources={"core": "nRF5340 Product Specification: application core Arm Cortex-M33 with DSP and FPU",
+                 "clock_mhz": "nRF5340 Product Specification: application core up to 128 MHz",
+                 "placement": _ISSUE_PLACEMENT})
+
+
+def _mcxn947():
+    rm = "NXP MCX Nx4x reference manual, FMU 'FCTRL[RWSC]'"
+    cache = Cache("MCX N LPCAC", 16 * 1024, 16, 2, sources={
+        "size_bytes": ASSUMPTION + "16 KB; the LPCAC geometry was not found in the stored documents",
+        "line_bytes": ASSUMPTION + "16-byte (128-bit flash word) lines",
+        "ways": ASSUMPTION + "2-way"})
+    return Board(
+        "frdm-mcxn947", "NXP FRDM-MCXN947 (MCXN947, CPU0)", "cortex-m33", 150.0,
+        memories={"flash": Memory("flash", 0, 16, cache, sources={
+                      "width_bytes": ASSUMPTION + "128-bit flash read",
+                      "data_cache": "MCUXpresso SDK / Zephyr board frdm_mcxn947: enable_lpcac() at startup (the LPCAC caches the code bus)"}),
+                  "sram": _SRAM_ZERO},
+        wait_tables={"flash": WaitStates((36, 72, 110, 150), "Zephyr boards/nxp/frdm_mcxn947/board.c and MCUXpresso SDK clock_config.c: FMU0->FCTRL RWSC = 3 for 150 MHz at 1.2 V (overdrive), RWSC = 1 for 72 MHz; the other limits (36, 110 MHz) are an assumption (evenly spaced)")},
+        fetch=InstructionFetch("flash", prefetch=True, cache=cache, sources={
+            **FETCH_ASSUMPTIONS,
+            "prefetch": ASSUMPTION + "FMU speculation buffer on (reset default)",
+            "cache": "Zephyr frdm_mcxn947 board.c: enable_lpcac()"}),
+        placement=_STANDARD_PLACEMENT,
+        sources={"core": "NXP MCX N94x data sheet: Arm Cortex-M33 with DSP and FPU",
+                 "clock_mhz": "NXP MCX N94x data sheet: up to 150 MHz; Zephyr frdm_mcxn947 runs PLL0 at 150 MHz",
+                 "placement": _ISSUE_PLACEMENT})
+
+
+BOARDS = {b.name: b for b in (
+    _ra6m4(),
+    _l4r5(),
+    _stm32f4("nucleo-f413zh", "ST NUCLEO-F413ZH (STM32F413ZH)", 100.0, (25, 50, 75, 100),
+             "ST RM0430 (STM32F413/423 reference manual)", "ST DS11581 (STM32F413xG/H data sheet)"),
+    _stm32f4("nucleo-f446re", "ST NUCLEO-F446RE (STM32F446RE)", 180.0, (30, 60, 90, 120, 150, 180),
+             "ST RM0390 (STM32F446xx reference manual)", "ST DS10693 (STM32F446xC/E data sheet)"),
+    _m7("nucleo-f767zi", "ST NUCLEO-F767ZI (STM32F767ZI)", 216.0,
+        (30, 60, 90, 120, 150, 180, 210, 216), 1, "ST RM0410 (STM32F76x/77x reference manual)",
+        "ST DS11532 (STM32F765/767/768/769 data sheet)", 32, 16, 128),
+    _m7("stm32h743", "ST NUCLEO-H743ZI (STM32H743ZI, 400 MHz, VOS1)", 400.0,
+        (70, 140, 210), 2, "ST RM0433 (STM32H742/743/750/753 reference manual)",
+        "ST DS12110 (STM32H742/743/753/750 data sheet)", 32, 64, 128),
+    _nrf5340(),
+    _mcxn947(),
+)}
+
+
+def board_named(name):
+    try:
+        return BOARDS[name.lower()]
+    except KeyError:
+        raise ValueError(f"unknown board {name!r} (known: {', '.join(BOARDS)})") from None
+
+
+def build_label(core):
+    """Which build the cycles describe: the kernel build armsim simulates on `core`."""
+    if core in ("cortex-m55", "cortex-m85"):
+        return (f"CMSIS-NN DSP (non-MVE) build priced on {core}; real {core} firmware runs "
+                f"CMSIS-NN's MVE (Helium) kernels, which armsim does not simulate")
+    return f"CMSIS-NN DSP build (ARM_MATH_DSP) on {core}"
+
+
+def cited_figures(board):
+    """(figure, value, source) of every number of `board`: core, clock, wait-state tables and
+    each memory-system field (the test that every preset is cited reads this)."""
+    from armsim.cpu.memory import cited_fields
+    out = [("core", board.core, board.sources.get("core")),
+           ("clock_mhz", board.clock_mhz, board.sources.get("clock_mhz")),
+           ("placement", board.placement, board.sources.get("placement"))]
+    for name, table in board.wait_tables.items():
+        out.append((f"{name}.wait_states", table.max_mhz, table.source))
+    return out + cited_fields(board.memory_system())
+
+
+__all__ = ["BOARDS", "Board", "Configuration", "WaitStates", "board_named", "configure",
+           "build_label", "cited_figures"]

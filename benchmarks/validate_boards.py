@@ -1,0 +1,177 @@
+"""armsim with board presets against every published board measurement of a model it runs.
+
+    python benchmarks/validate_boards.py [--models kws,vww,ic,ad] [--sensitivity]
+
+For each published latency below (MLPerf Tiny performance-mode medians of the same four
+models as ../shared/models), armsim profiles the model's simd path (TFLM + CMSIS-NN with
+ARM_MATH_DSP) on input_0.npy with the board's preset (`armsim.boards`: cited figures, nothing
+fitted to these results) and prints published cycles (latency x clock), armsim's
+zero-wait-state cycles, armsim's board cycles, the difference and the memory terms.  With
+--sensitivity, the EK-RA6M4 rows are repeated with each of the preset's assumed figures
+changed (they are marked ``assumption`` in `armsim boards ek-ra6m4`) and with caches off,
+to show how much of the result rests on them.  Figures only, no thresholds.
+
+What limits the comparison (also printed): the boards ran other builds than the one armsim
+models (gcc 12 -O2 with TFLM 90b983c / CMSIS-NN 99f736a, ../shared/models/README.md): the
+EK-RA6M4 firmware was GNU Arm Embedded 8.3.1 at -O3 with the TFLM and CMSIS-NN its
+submission vendored; the NUCLEO-L4R5ZI reference submission is TFLM on Mbed OS whose kernel
+library the submission does not state.  MLPerf's timing also includes the benchmark
+harness's per-inference work outside Invoke (input copy, output), which armsim does not run.
+"""
+import argparse
+import os
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from armsim import boards, prepare, profiler  # noqa: E402
+from armsim import model as model_mod  # noqa: E402
+
+MODELS = Path(os.environ.get("ARMSIM_MODELS", ROOT.parent / "shared" / "models"))
+
+V07 = "mlcommons/tiny_results_v0.7 closed/renesas/results/EK-RA6M4/{m}/performance/results.txt"
+V05 = "mlcommons/tiny_results_v0.5 closed/reference/results/Nucleo-L4R5ZI/{m}/performance/results.txt"
+RA6M4_BUILD = ("GNU Arm Embedded 8.3.1-2019q3, -O3 (closed/renesas/code/EK_RA6M4/.cproject); "
+               "TFLM + CMSIS-NN vendored in the submission (2022), Renesas FSP 2022")
+L4R5_BUILD = ("TFLM on Mbed OS (mlcommons/tiny v0.1 reference code); kernel library not "
+              "stated in the submission")
+
+
+@dataclass
+class Published:
+    model: str
+    board: str
+    latency_ms: float
+    inferences_per_s: str
+    source: str
+    build: str
+
+
+MEASUREMENTS = [
+    Published("kws", "ek-ra6m4", 1e3 / 19.774, "19.774", V07.format(m="kws"), RA6M4_BUILD),
+    Published("vww", "ek-ra6m4", 1e3 / 6.159, "6.159", V07.format(m="vww"), RA6M4_BUILD),
+    Published("ic", "ek-ra6m4", 1e3 / 4.062, "4.062", V07.format(m="ic"), RA6M4_BUILD),
+    Published("ad", "ek-ra6m4", 1e3 / 216.772, "216.772", V07.format(m="ad"), RA6M4_BUILD),
+    Published("kws", "nucleo-l4r5zi", 1e3 / 5.497, "5.497", V05.format(m="kws"), L4R5_BUILD),
+    Published("vww", "nucleo-l4r5zi", 1e3 / 1.665, "1.665", V05.format(m="vww"), L4R5_BUILD),
+    Published("ic", "nucleo-l4r5zi", 1e3 / 1.420, "1.420", V05.format(m="ic"), L4R5_BUILD),
+    Published("ad", "nucleo-l4r5zi", 1e3 / 99.487, "99.487", V05.format(m="ad"), L4R5_BUILD),
+]
+
+NOT_RUN = [
+    ("person detection, NUCLEO-F413ZH, TFLM + CMSIS-NN, 386.6 ms (Samsung/ONE issue #7598)",
+     "no person_detect model in ../shared/models: armsim has no copy of that model to run"),
+]
+
+# EK-RA6M4 figures the preset marks as assumptions, and the values tried instead
+SENSITIVITY = [
+    ("C-cache 4 KB", dict(cache_size=4096)),
+    ("C-cache 16 KB", dict(cache_size=16384)),
+    ("C-cache 4-way", dict(cache_ways=4)),
+    ("flash read 8 bytes", dict(flash_width=8)),
+    ("caches off", dict(caches=False)),
+]
+
+
+def _variant(config, cache_size=None, cache_ways=None, flash_width=None, caches=True):
+    """`config` with one assumed EK-RA6M4 figure changed (for --sensitivity)."""
+    from dataclasses import replace
+    if not caches:
+        return boards.configure(config.board, caches=False)
+    system = config.memory
+    cache = system.fetch.cache
+    cache = replace(cache, size_bytes=cache_size or cache.size_bytes,
+                    ways=cache_ways or cache.ways)
+    flash = replace(system.memories["flash"], data_cache=cache,
+                    width_bytes=flash_width or system.memories["flash"].width_bytes)
+    system = replace(system, memories={**system.memories, "flash": flash},
+                     fetch=replace(system.fetch, cache=cache))
+    return replace(config, memory=system)
+
+
+def _load(name, cache):
+    """(model, prepared steps, input_0) of shared model `name`, loaded once."""
+    if name not in cache:
+        path = MODELS / name / "model.tflite"
+        model = model_mod.load(str(path))
+        cache[name] = (model, prepare.prepare(model), np.load(path.parent / "input_0.npy"))
+    return cache[name]
+
+
+def _run(name, config, cache, board=True):
+    """The simd profile of `name` priced on `config` (its core and clock; with `board`
+    False, zero-wait-state memory) and its summed cycle terms."""
+    model, steps, x = _load(name, cache)
+    prof = profiler.run(model, "simd", core=config.core, clock_mhz=config.clock_mhz,
+                        inputs=[x], steps=steps, board=config if board else None)
+    terms = {}
+    for op in prof.ops:
+        for k, v in op.breakdown.items():
+            terms[k] = terms.get(k, 0) + v
+    return prof, terms
+
+
+def _diff(ours, theirs):
+    return f"{100.0 * (ours / theirs - 1):+6.1f}%"
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--models", default="kws,vww,ic,ad")
+    ap.add_argument("--boards", default=",".join(sorted({m.board for m in MEASUREMENTS})))
+    ap.add_argument("--sensitivity", action="store_true",
+                    help="repeat the EK-RA6M4 rows with each assumed figure changed")
+    args = ap.parse_args()
+    wanted, wanted_boards = args.models.split(","), args.boards.split(",")
+    models, rows, started = {}, [], time.perf_counter()
+    for pub in MEASUREMENTS:
+        if pub.model not in wanted or pub.board not in wanted_boards:
+            continue
+        config = boards.configure(pub.board)
+        zero = _run(pub.model, config, models, board=False)[0]
+        prof, terms = _run(pub.model, config, models)
+        rows.append((pub, config, zero.cycles, prof.cycles, terms))
+        variants = []
+        if args.sensitivity and pub.board == "ek-ra6m4":
+            for label, change in SENSITIVITY:
+                variants.append((label, _run(pub.model, _variant(config, **change), models)[0]
+                                 .cycles))
+        rows[-1] += (variants,)
+
+    print("armsim (simd path, input_0.npy) with board presets vs published MLPerf Tiny latencies")
+    print(f"{'model':5s} {'board':14s} {'MHz':>4s} {'published ms':>12s} {'pub. Mcycles':>12s} "
+          f"{'armsim 0-ws':>12s} {'diff':>7s} {'armsim board':>12s} {'diff':>7s} "
+          f"{'data':>9s} {'stack':>9s} {'fetch':>7s}")
+    for pub, config, zero, board_cycles, terms, variants in rows:
+        published = pub.latency_ms * config.clock_mhz * 1e3
+        print(f"{pub.model:5s} {pub.board:14s} {config.clock_mhz:4.0f} {pub.latency_ms:12.3f} "
+              f"{published / 1e6:12.3f} {zero / 1e6:12.3f} {_diff(zero, published)} "
+              f"{board_cycles / 1e6:12.3f} {_diff(board_cycles, published)} "
+              f"{terms['data_memory']:9,d} {terms['stack_memory']:9,d} "
+              f"{terms['instruction_fetch']:7,d}")
+        for label, cycles in variants:
+            print(f"{'':5s} {'  ' + label:34s} {'':12s} {'':12s} {'':7s} {cycles / 1e6:12.3f} "
+                  f"{_diff(cycles, published)}")
+    print("\nsources and builds")
+    for pub, config, *_ in rows:
+        print(f"  {pub.model}/{pub.board}: {pub.inferences_per_s} inf./s, {pub.source}")
+    for board in sorted({pub.board for pub, *_ in rows}):
+        config = boards.configure(board)
+        build = next(pub.build for pub, *_ in rows if pub.board == board)
+        print(f"  {board}: {config.describe()}\n    board firmware: {build}")
+    print("  armsim: TFLM 90b983c + CMSIS-NN 99f736a as compiled by arm-none-eabi-gcc 12.2 -O2 "
+          "(../shared/models/README.md), simd path")
+    print("\nnot compared")
+    for what, why in NOT_RUN:
+        print(f"  {what}: {why}")
+    print(f"\n({time.perf_counter() - started:.0f} s)")
+
+
+if __name__ == "__main__":
+    main()

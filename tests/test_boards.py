@@ -1,0 +1,135 @@
+"""Board presets: every figure cited, wait states re-derived from the vendor tables, overrides,
+placement, the build label, and the `armsim boards` / `--board` command line."""
+import json
+
+import pytest
+from click.testing import CliRunner
+
+from armsim import boards
+from armsim.cli.main import main
+
+REQUIRED = {"ek-ra6m4", "nucleo-l4r5zi", "nucleo-f413zh", "nucleo-f446re", "nucleo-f767zi",
+            "stm32h743", "nrf5340-dk", "frdm-mcxn947"}
+
+
+def test_the_issue_s_boards_are_there():
+    assert REQUIRED <= set(boards.BOARDS)
+
+
+@pytest.mark.parametrize("name", sorted(boards.BOARDS))
+def test_every_figure_has_a_source(name):
+    figures = boards.cited_figures(boards.BOARDS[name])
+    assert len(figures) >= 10
+    missing = [figure for figure, _, source in figures if not (source and source.strip())]
+    assert not missing, missing
+
+
+@pytest.mark.parametrize("name", sorted(boards.BOARDS))
+def test_preset_core_and_memories_are_usable(name):
+    config = boards.configure(name)
+    from armsim.cpu import cores
+    cores.core(config.core)
+    config.memory.check()
+    assert config.memory.placement == {"flash": "flash", "sram": "sram", "stack": "sram"}
+
+
+@pytest.mark.parametrize("name, clock, flash, sram", [
+    ("ek-ra6m4", 200, 3, 1),        # FSP: 3 ROM waits above 150 MHz, SRAM wait above 100 MHz
+    ("ek-ra6m4", 100, 1, 0),
+    ("ek-ra6m4", 48, 0, 0),
+    ("nucleo-f446re", 180, 5, 0),   # RM0390: 30 MHz per wait state at 2.7-3.6 V
+    ("nucleo-f446re", 150, 4, 0),
+    ("nucleo-f413zh", 100, 3, 0),   # RM0430: 25 MHz per wait state
+    ("nucleo-l4r5zi", 120, 5, 0),   # RM0432: 20 MHz per wait state, Range 1
+    ("nucleo-f767zi", 216, 7, 0),   # RM0410
+    ("stm32h743", 400, 5, 0),       # RM0433: 2 AXI-clock waits at 200 MHz = 3 x 2 - 1 core cycles
+])
+def test_wait_states_follow_the_vendor_table(name, clock, flash, sram):
+    mems = boards.configure(name, clock_mhz=clock).memory.memories
+    assert (mems["flash"].wait_states, mems["sram"].wait_states) == (flash, sram)
+
+
+def test_a_clock_beyond_the_table_is_refused():
+    with pytest.raises(ValueError, match="fastest"):
+        boards.configure("ek-ra6m4", clock_mhz=240)
+
+
+def test_overrides_are_applied_and_listed():
+    config = boards.configure("ek-ra6m4", wait_states={"flash": 0, "sram": 0}, caches=False)
+    mems = config.memory.memories
+    assert mems["flash"].wait_states == 0 and mems["flash"].data_cache is None
+    assert config.memory.fetch.cache is None
+    assert set(config.overrides) == {"flash_wait_states=0", "sram_wait_states=0", "caches=off"}
+    assert "overridden" in config.describe()
+    assert mems["flash"].sources["wait_states"] == "command line"
+
+
+def test_arena_and_weights_placement():
+    config = boards.configure("nucleo-f767zi", arena="dtcm", weights="itcm")
+    assert config.memory.placement == {"flash": "itcm", "sram": "dtcm", "stack": "dtcm"}
+    assert not config.memory.needs_trace()      # weights in ITCM: no cache in front of them
+    assert boards.configure("nucleo-f767zi").memory.needs_trace()
+    with pytest.raises(ValueError, match="dtcm"):
+        boards.configure("ek-ra6m4", arena="dtcm")
+
+
+def test_unknown_board_names_the_known_ones():
+    with pytest.raises(ValueError, match="ek-ra6m4"):
+        boards.board_named("arduino-uno")
+
+
+def test_build_label_says_mve_is_not_simulated():
+    assert "MVE" in boards.build_label("cortex-m55") and "not" in boards.build_label("cortex-m55")
+    assert "MVE" not in boards.build_label("cortex-m4")
+
+
+def test_boards_command_lists_every_board_and_cites_one():
+    runner = CliRunner()
+    out = runner.invoke(main, ["boards"])
+    assert out.exit_code == 0, out.output
+    for name in REQUIRED:
+        assert name in out.output
+    out = runner.invoke(main, ["boards", "nucleo-f446re"])
+    assert out.exit_code == 0 and "RM0390" in out.output and "no source" not in out.output
+    out = runner.invoke(main, ["boards", "nope"])
+    assert out.exit_code != 0 and "unknown board" in out.output
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--board", "nope"], "unknown board"),
+    (["--arena", "dtcm"], "give --board"),
+    (["--board", "ek-ra6m4", "--arena", "dtcm"], "dtcm"),
+])
+def test_bad_board_options_are_one_line_errors(args, message):
+    out = CliRunner().invoke(main, ["profile", *args])
+    assert out.exit_code != 0 and message in out.output
+    assert "Traceback" not in out.output
+
+
+def test_profile_with_a_board_labels_the_cycles(tmp_path):
+    out_json = tmp_path / "p.json"
+    runner = CliRunner()
+    plain = runner.invoke(main, ["profile", "--json", str(tmp_path / "plain.json")])
+    assert plain.exit_code == 0, plain.output
+    # --no-caches: no load trace needed, so the already compiled kernels serve this run
+    res = runner.invoke(main, ["profile", "--board", "ek-ra6m4", "--no-caches",
+                               "--json", str(out_json)])
+    assert res.exit_code == 0, res.output
+    assert "ek-ra6m4" in res.output and "CMSIS-NN DSP build" in res.output
+    data = json.loads(out_json.read_text())
+    zero = json.loads((tmp_path / "plain.json").read_text())
+    assert data["board"]["board"] == "ek-ra6m4" and data["core"] == "cortex-m33"
+    assert data["clock_mhz"] == 200.0 and "caches=off" in data["board"]["overrides"]
+    assert data["build"].startswith("CMSIS-NN DSP build")
+    assert zero["board"] is None
+    # 3 flash and 1 SRAM wait states, no cache: strictly more cycles, same instructions
+    assert data["total"]["instructions"] == zero["total"]["instructions"]
+    assert data["total"]["cycles"] > zero["total"]["cycles"]
+
+
+def test_m55_output_says_it_is_not_the_mve_build(tmp_path):
+    out_json = tmp_path / "p.json"
+    res = CliRunner().invoke(main, ["profile", "--core", "cortex-m55", "--json", str(out_json)])
+    assert res.exit_code == 0, res.output
+    assert "MVE" in res.output
+    assert "MVE" in json.loads(out_json.read_text())["build"]
