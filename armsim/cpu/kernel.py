@@ -9,9 +9,8 @@ instructions the counted run counts; tests compare both.
 import sys
 import types
 
-from numba import njit
-
 from . import ops
+from .jit import jit
 from .machine import MemoryFault
 
 _PYTHON_OF = {}   # compiled kernel dispatcher -> its Python function
@@ -21,7 +20,7 @@ def kernel(fn=None, *, inline=False):
     """Compile a kernel for the counted run.  ``inline=True`` for small per-element helpers
     (requantize, ...) so numba inlines them instead of calling with refcounted arrays."""
     def wrap(f):
-        fast = njit(cache=True, inline="always" if inline else "never")(f)
+        fast = jit(f, inline="numba" if inline else None)
         _PYTHON_OF[fast] = f
         return fast
     return wrap(fn) if fn is not None else wrap

@@ -4,8 +4,9 @@ Each op issues one instruction (counts its mnemonic and the class pair it forms 
 previous instruction), applies the pure semantics from `armsim.cpu.isa`, updates Q/GE, and
 for memory instructions checks the address against the machine's regions and counts the
 traffic per region.  An op exists twice from one body: ``OPS[name].body`` (plain Python,
-used by the traced run) and the module-level name, the same body compiled by numba with
-``inline='always'`` (used by the counted run).  `armsim.cpu.kernel` swaps one for the other.
+used by the traced run) and the module-level name, the same body compiled by
+`armsim.cpu.jit` (used by the counted run; LLVM inlines it into the kernels).
+`armsim.cpu.kernel` swaps one for the other.
 
 Kernel code reads like the compiled C: ``sum = smlad(m, a, b, sum)`` is ``SMLAD``;
 pointer post-increments fold into the load/store (``LDR r0, [r1], #4``) and are not
@@ -21,6 +22,7 @@ from .machine import (FAULT_ADDRESS, FAULT_MNEMONIC, GE_FLAGS, GRANULE_SHIFT, IT
                       STACK_BEATS, TAKEN, TRACE_COUNT, TRACE_DROPPED, TRACE_HEADER, TRACE_LAST,
                       MemoryFault)
 from .instructions import N_CLASSES
+from .jit import jit
 
 _NFIELDS = len(REGION_FIELDS)
 
@@ -32,7 +34,7 @@ class Op:
         self.name = name
         self.mnemonic = mnemonic
         self.body = body
-        self.fast = njit(body)
+        self.fast = jit(body, cache=False)
 
 
 OPS = {}
@@ -44,7 +46,7 @@ def _register(name, mnemonic, body):
     return op.fast
 
 
-@njit(inline="always")
+@jit(inline="numba", cache=False)
 def issue(m, index, cls):
     """Count one instruction of mnemonic `index` and timing class `cls`."""
     st = m.st
@@ -215,13 +217,13 @@ sel = _register("sel", "sel", _sel_body())
 # The carry flag is not part of the machine state: the kernel passes the carry its own
 # preceding ADDS/SUBS produced (see `carry_of_add`, `carry_of_sub`).
 
-@njit(cache=True)
+@jit
 def carry_of_add(rn, rm):
     """The C flag of ADDS R[n], R[m] (unsigned carry out), not an instruction."""
     return (isa.u32(rn) + isa.u32(rm)) >> 32
 
 
-@njit(cache=True)
+@jit
 def carry_of_sub(rn, rm):
     """The C flag of SUBS/CMP R[n], R[m] (NOT borrow), not an instruction."""
     return 1 if isa.u32(rn) >= isa.u32(rm) else 0
@@ -236,7 +238,7 @@ cmn = _no_result("cmn")
 
 # --- memory ------------------------------------------------------------------------------
 
-@njit(inline="always")
+@jit(inline="numba", cache=False)
 def locate(m, address, nbytes, index):
     """Region number and backing-store offset of [address, address + nbytes); a simulated
     HardFault (MemoryFault) when no region holds it."""
@@ -250,7 +252,7 @@ def locate(m, address, nbytes, index):
     raise MemoryFault("simulated HardFault")
 
 
-@njit(inline="always")
+@jit(inline="numba", cache=False)
 def _read_le(mem, at, nbytes):
     value = 0
     for i in range(nbytes):
@@ -258,13 +260,13 @@ def _read_le(mem, at, nbytes):
     return value
 
 
-@njit(inline="always")
+@jit(inline="numba", cache=False)
 def _write_le(mem, at, nbytes, value):
     for i in range(nbytes):
         mem[at + i] = (value >> (8 * i)) & 0xFF
 
 
-@njit(inline="always")
+@jit(inline="numba", cache=False)
 def _traffic(m, region, field, beats, nbytes):
     base = REGION_BASE + region * _NFIELDS + field
     m.st[base] += 1

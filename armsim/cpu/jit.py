@@ -1,0 +1,52 @@
+"""How armsim compiles with numba: every compiled function (instruction semantics, ops,
+kernels) is made by `jit`.
+
+* **Cached** through `armsim._cache` (armsim's locator and stamp, checked files, a lock per
+  function so that concurrent first runs compile it once).
+* ``inline="numba"``: numba's own inlining (the callee's IR copied into each caller and
+  typed there), kept for the tiny helpers inside ops; ``inline="llvm"``: compiled once,
+  marked ``alwaysinline`` for LLVM (numba's ``forceinline``), for per-element helpers.
+
+`Dispatcher` overrides methods of numba's dispatcher (an internal interface: numba's
+version is pinned in pyproject.toml; tests/test_cache.py exercises each override).
+"""
+import sys
+
+from numba.core import sigutils
+from numba.core.compiler_lock import global_compiler_lock
+from numba.core.registry import CPUDispatcher
+
+from armsim import _cache
+
+
+class Dispatcher(CPUDispatcher):
+    """numba's CPU dispatcher with armsim's cache."""
+
+    def enable_caching(self):
+        try:
+            self._cache = _cache.FunctionCache(self.py_func)
+        except OSError as error:
+            print(f"armsim: no writable cache directory ({error}); compiling without a cache",
+                  file=sys.stderr)
+
+    def compile(self, sig):
+        with global_compiler_lock:
+            args, _ = sigutils.normalize_signature(sig)
+            if tuple(args) in self.overloads or not isinstance(self._cache, _cache.FunctionCache):
+                return super().compile(sig)
+            with self._cache.lock():
+                return super().compile(sig)
+
+
+_INLINE = {None: {}, "numba": {"inline": "always"}, "llvm": {"forceinline": True}}
+
+
+def jit(fn=None, *, inline=None, cache=True):
+    """Compile `fn` in nopython mode (see the module docstring for `inline`)."""
+    def wrap(f):
+        disp = Dispatcher(py_func=f, locals={},
+                          targetoptions={"nopython": True, **_INLINE[inline]})
+        if cache:
+            disp.enable_caching()
+        return disp
+    return wrap(fn) if fn is not None else wrap
