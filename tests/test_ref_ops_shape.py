@@ -1,0 +1,118 @@
+"""Shape and data-movement ops (int8) on TFLM's counted reference kernels: one-op models
+built with armsim.modelgen, bit-exact with the TFLM interpreter on all three paths, every op
+simulated (counted), and the refusals of TFLM's Prepare."""
+import numpy as np
+import pytest
+import tflite
+
+from armsim import model, modelgen, prepare, profiler
+from armsim.model import ModelError
+from model_helpers import tflm_outputs
+
+PATHS = ("simd", "scalar", "reference")
+BO = tflite.BuiltinOperator
+OPT = tflite.BuiltinOptions
+
+
+def const(g, values, dtype="int32"):
+    values = np.asarray(values)
+    return g.tensor(values.shape, dtype, data=values)
+
+
+def expand_dims(g, x, axis, axis_shape=(1,)):
+    shape = list(g.shape(x))
+    a = axis + len(shape) + 1 if axis < 0 else axis
+    y = g.tensor(shape[:a] + [1] + shape[a:], "int8", *g.quant(x))
+    ax = const(g, np.full(axis_shape, axis, np.int32))
+    return g._op(BO.EXPAND_DIMS, [x, ax], [y], OPT.ExpandDimsOptions,
+                 (tflite.ExpandDimsOptionsStart, [], tflite.ExpandDimsOptionsEnd))
+
+
+def slice_(g, x, begin, size, dtype="int32"):
+    shape = g.shape(x)
+    out = [d - b if s == -1 else s for d, b, s in zip(shape, begin, size)]
+    y = g.tensor(out, "int8", *g.quant(x))
+    return g._op(BO.SLICE, [x, const(g, begin, dtype), const(g, size, dtype)], [y],
+                 OPT.SliceOptions, (tflite.SliceOptionsStart, [], tflite.SliceOptionsEnd))
+
+
+def _expand_dims(g):
+    x = g.input((2, 3, 4), scale=0.1, zero_point=3)
+    return [expand_dims(g, x, a) for a in (0, 1, 3, -1, -4)] + [
+        expand_dims(g, x, 2, axis_shape=())]
+
+
+def _slice(g):
+    x = g.input((2, 3, 4, 5), scale=0.1, zero_point=3)
+    return [slice_(g, x, [0, 1, 1, 0], [2, 2, -1, 5]),
+            slice_(g, x, [1, 0, 2, 1], [1, -1, 2, 3]),
+            slice_(g, x, [0, 0, 0, 0], [-1, -1, -1, -1]),
+            slice_(g, x, [1, 2, 3, 4], [1, 1, 1, 1], dtype="int64")]
+
+
+def _slice_ranks(g):
+    x = g.input((3, 2, 2, 3, 4), scale=0.1, zero_point=3)
+    v = g.input((17,), scale=0.1, zero_point=3)
+    return [slice_(g, x, [1, 0, 1, 0, 1], [2, 2, 1, -1, 2]), slice_(g, v, [5], [9])]
+
+
+BUILDERS = {f.__name__.strip("_"): f for f in (_expand_dims, _slice, _slice_ranks)}
+
+
+@pytest.fixture(scope="module", params=sorted(BUILDERS))
+def built(request):
+    g = modelgen.Graph(seed=2)
+    g.output(*BUILDERS[request.param](g))
+    data = g.build()
+    m = model.parse(data, f"{request.param}.tflite")
+    xs = profiler.random_inputs(m, seed=7)
+    return request.param, m, xs, tflm_outputs(data, xs)
+
+
+@pytest.mark.parametrize("path", PATHS)
+def test_bit_exact_vs_tflite_micro_and_simulated(built, path):
+    name, m, xs, want = built
+    prof = profiler.run(m, path, inputs=xs)
+    assert len(prof.outputs) == len(want)
+    for k, (got, exp) in enumerate(zip(prof.outputs, want)):
+        assert got.dtype == exp.dtype and got.shape == exp.shape, (name, k)
+        assert np.array_equal(got, exp), (name, path, k, np.argwhere(got != exp)[:5])
+    for o in prof.ops:
+        assert o.simulated and o.reference and o.instructions > 0 and o.cycles > 0, o
+
+
+def _refused(build, match):
+    g = modelgen.Graph()
+    x = g.input((2, 3, 4), scale=0.1, zero_point=0)
+    g.output(build(g, x))
+    with pytest.raises(ModelError, match=match):
+        prepare.prepare(model.parse(g.build(), "refused.tflite"))
+
+
+def test_expand_dims_refusals():
+    def axis_out_of_range(g, x):
+        y = g.tensor((2, 3, 4, 1), "int8", 0.1, 0)
+        return g._op(BO.EXPAND_DIMS, [x, const(g, [5])], [y])
+
+    def wrong_output(g, x):
+        y = g.tensor((2, 1, 3, 4), "int8", 0.1, 0)
+        return g._op(BO.EXPAND_DIMS, [x, const(g, [0])], [y])
+
+    def int64_axis(g, x):
+        y = g.tensor((1, 2, 3, 4), "int8", 0.1, 0)
+        return g._op(BO.EXPAND_DIMS, [x, const(g, [0], "int64")], [y])
+    _refused(axis_out_of_range, "EXPAND_DIMS.*axis 5 out of range")
+    _refused(wrong_output, "EXPAND_DIMS.*expanding")
+    _refused(int64_axis, "EXPAND_DIMS.*INT64")
+
+
+def test_slice_refusals():
+    def outside(g, x):
+        y = g.tensor((2, 3, 2), "int8", 0.1, 0)
+        return g._op(BO.SLICE, [x, const(g, [0, 1, 3]), const(g, [2, 3, 2])], [y])
+
+    def wrong_count(g, x):
+        y = g.tensor((2, 3, 3), "int8", 0.1, 0)
+        return g._op(BO.SLICE, [x, const(g, [0, 0, 0]), const(g, [2, 3, 2])], [y])
+    _refused(outside, "SLICE.*outside")
+    _refused(wrong_count, "SLICE.*elements")
