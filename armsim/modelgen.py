@@ -534,7 +534,7 @@ class Graph:
 
     def svdf(self, x, units, rank=1, memory=8, state_dtype="int8", state_scale=None,
              state_zero_point=0, weights_feature=None, weights_time=None, bias=None,
-             out_scale=None, out_zero_point=0, name=None):
+             activation="NONE", out_scale=None, out_zero_point=0, name=None):
         """SVDF on x [batch, input_size]: weights_feature [units * rank, input_size] int8,
         weights_time [units * rank, memory] of `state_dtype` (int8: arm_svdf_s8, int16:
         arm_svdf_state_s16_s8), bias [units] int32 at state scale x time scale, and the
@@ -574,8 +574,12 @@ class Graph:
             wt_std = 74 if state_dtype == "int8" else 1150
             out_scale = state_scale * wt_scale * 25 * wt_std * math.sqrt(memory * rank) / 40
         y = self._activation_out((batch, units), out_scale, out_zero_point, name)
-        opts = (tflite.SVDFOptionsStart, [(tflite.SVDFOptionsAddRank, rank)],
-                tflite.SVDFOptionsEnd)
+        if activation not in _ACTIVATIONS:
+            raise ModelGenError(f"{name}: unknown activation {activation!r}")
+        opts = (tflite.SVDFOptionsStart, [
+            (tflite.SVDFOptionsAddRank, rank),
+            (tflite.SVDFOptionsAddFusedActivationFunction, _ACTIVATIONS[activation])],
+            tflite.SVDFOptionsEnd)
         return self._op(_BO.SVDF, [x, wf, wt, b, state], [y], _OPT.SVDFOptions, opts)
 
     def concatenation(self, xs, axis=-1, activation="NONE", name=None):

@@ -101,6 +101,9 @@ MODELS = {
     "int8_rank2_batch2": dict(state_dtype="int8", rank=2, batch=2, memory=6),
     "int16_rank1": dict(state_dtype="int16", rank=1, memory=8),
     "int16_rank3_batch2": dict(state_dtype="int16", rank=3, batch=2, memory=7, size=9),
+    # TFLM's int8 SVDF (both kernels) ignores the fused activation
+    "int8_relu": dict(state_dtype="int8", rank=1, activation="RELU", out_zero_point=-20),
+    "int16_relu6": dict(state_dtype="int16", rank=2, activation="RELU6"),
 }
 
 

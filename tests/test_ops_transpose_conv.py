@@ -113,7 +113,7 @@ def test_model_bit_exact_vs_tflite_micro(name):
             assert prof.ops[0].kernel.split(" > ")[1] == leaf
 
 
-@pytest.mark.parametrize("activation", ["RELU", "RELU6"])
+@pytest.mark.parametrize("activation", ["RELU", "RELU6", "RELU_N1_TO_1"])
 def test_fused_activation_follows_each_tflm_kernel(activation):
     """TFLM's reference Prepare applies the fused activation; its CMSIS-NN Prepare passes
     kTfLiteActNone, so the CMSIS-NN paths clamp to the int8 range only.  The reference
