@@ -113,6 +113,21 @@ def test_numba_s_own_cache_keeps_armsim_functions_out_of_the_sources(tmp_path, m
                                                        __file__) is None
 
 
+def test_constant_arguments_compile_once():
+    """`f(x, 8)` and `f(x, 16)` from compiled code share one plain-int specialisation."""
+    @jit(cache=False)
+    def scale(x, k):
+        return x * k
+
+    @jit(cache=False)
+    def caller(x):
+        return scale(x, 8) + scale(x, 16) + scale(x, True)
+
+    assert caller(3) == 75
+    assert [str(s) for s in scale.signatures] in (["(int64, int64)", "(int64, bool)"],
+                                                  ["(int64, bool)", "(int64, int64)"])
+
+
 # --- robustness, in fresh processes -------------------------------------------------------
 
 SMLAD = "from armsim.cpu import isa; print(isa.SMLAD(0x00020003, 0x00040005, 7))"

@@ -1,18 +1,22 @@
 """How armsim compiles with numba: every compiled function (instruction semantics, ops,
 kernels) is made by `jit`.
 
+* **Constants typed as plain ints.**  numba types a constant argument as a literal, so
+  ``add(m, x, 8)`` and ``add(m, x, 16)`` would compile the op (and what it calls) twice; a
+  call to a `Dispatcher` is typed with the arguments' plain types, so each function is
+  compiled once per plain signature.
 * **Cached** through `armsim._cache` (armsim's locator and stamp, checked files, a lock per
   function so that concurrent first runs compile it once).
 * ``inline="numba"``: numba's own inlining (the callee's IR copied into each caller and
   typed there), kept for the tiny helpers inside ops; ``inline="llvm"``: compiled once,
   marked ``alwaysinline`` for LLVM (numba's ``forceinline``), for per-element helpers.
 
-`Dispatcher` overrides methods of numba's dispatcher (an internal interface: numba's
+`Dispatcher` overrides two methods of numba's dispatcher (an internal interface: numba's
 version is pinned in pyproject.toml; tests/test_cache.py exercises each override).
 """
 import sys
 
-from numba.core import sigutils
+from numba.core import sigutils, types
 from numba.core.compiler_lock import global_compiler_lock
 from numba.core.registry import CPUDispatcher
 
@@ -20,7 +24,12 @@ from armsim import _cache
 
 
 class Dispatcher(CPUDispatcher):
-    """numba's CPU dispatcher with armsim's cache."""
+    """numba's CPU dispatcher with plain-typed calls and armsim's cache."""
+
+    def get_call_template(self, args, kws):
+        args = tuple(types.unliteral(a) for a in args)
+        kws = {k: types.unliteral(v) for k, v in kws.items()}
+        return super().get_call_template(args, kws)
 
     def enable_caching(self):
         try:
