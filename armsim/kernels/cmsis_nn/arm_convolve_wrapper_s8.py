@@ -10,8 +10,12 @@
 
 The 11-argument calls are tail calls (B), the call of arm_convolve_s8 (12 arguments) a BL.
 Calibration (../shared/reference): 30 (arm_convolve_s8) to 46 instructions in the function.
+
+The wrapper's own instructions are one compiled kernel that returns which kernel it calls;
+`call_convolve_wrapper_s8` (host side) then runs that kernel, so a model compiles only the
+kernels it reaches, and the instructions and their order are those of the C.
 """
-from armsim.cpu.kernel import kernel
+from armsim.cpu.kernel import kernel, run
 from armsim.cpu.ops import add, b, bcc, bl, cmp, ldr_sp, mov, mul, pop_pc, push, str_sp, sub
 
 from .arm_convolve_1_x_n_s8 import arm_convolve_1_x_n_s8
@@ -38,12 +42,10 @@ def _check(m, value, want, ok):
 
 
 @kernel
-def arm_convolve_wrapper_s8(m, buf, input_batches, input_x, input_y, input_ch, kernel_x,
-                            kernel_y, kernel_ch, output_x, output_y, output_ch, pad_x, pad_y,
-                            stride_x, stride_y, dilation_x, dilation_y, out_offset,
-                            out_activation_min, out_activation_max, input_offset, input_data,
-                            filter_data, bias_data, output_mult, output_shift, output_data):
-    """Returns (status, leaf, detail): leaf LEAF_*, detail the leaf's own path code."""
+def arm_convolve_wrapper_s8(m, input_x, input_y, input_ch, kernel_x, kernel_y, kernel_ch, pad_x,
+                            pad_y, stride_x, stride_y, dilation_x, dilation_y):
+    """The wrapper's own instructions, up to its call of the kernel; returns which kernel
+    it calls (LEAF_*).  `call_convolve_wrapper_s8` then runs that kernel."""
     push(m, 5)                                        # push {r4-r7, lr}
     sub(m, 0, 0)
     ldr_sp(m)
@@ -65,19 +67,7 @@ def arm_convolve_wrapper_s8(m, buf, input_batches, input_x, input_y, input_ch, k
             str_sp(m)                                 # ... passed on to the tail call
         add(m, 0, 0)                                  # add sp, #frame
         b(m)                                          # tail call (pop {r4-r7, lr}; b.w)
-        if fast:
-            status, detail = arm_convolve_1x1_s8_fast(
-                m, buf, input_batches, input_x, input_y, input_ch, pad_x, pad_y, stride_x,
-                stride_y, output_x, output_y, output_ch, input_offset, out_offset,
-                out_activation_min, out_activation_max, input_data, filter_data, bias_data,
-                output_mult, output_shift, output_data)
-            return status, LEAF_1X1_FAST, detail
-        status = arm_convolve_1x1_s8(
-            m, input_batches, input_x, input_y, input_ch, pad_x, pad_y, stride_x, stride_y,
-            output_x, output_y, output_ch, input_offset, out_offset, out_activation_min,
-            out_activation_max, input_data, filter_data, bias_data, output_mult, output_shift,
-            output_data)
-        return status, LEAF_1X1, 0
+        return LEAF_1X1_FAST if fast else LEAF_1X1
     # arm_nn_is_convolve_1_x_n(conv_params, input_dims, filter_dims)
     is_1xn = _check(m, input_y, 1, True)
     is_1xn = _check(m, dilation_x, 1, is_1xn)
@@ -95,22 +85,55 @@ def arm_convolve_wrapper_s8(m, buf, input_batches, input_x, input_y, input_ch, k
             str_sp(m)
         add(m, 0, 0)
         b(m)                                          # tail call
-        status, gemm = arm_convolve_1_x_n_s8(
-            m, buf, input_batches, input_x, input_y, input_ch, kernel_x, kernel_y, kernel_ch,
-            output_x, output_y, output_ch, pad_x, pad_y, stride_x, stride_y, dilation_x,
-            dilation_y, out_offset, out_activation_min, out_activation_max, input_offset,
-            input_data, filter_data, bias_data, output_mult, output_shift, output_data)
-        return status, LEAF_1_X_N, gemm
+        return LEAF_1_X_N
     for _ in range(8):
         ldr_sp(m)                                     # stacked arguments passed on
         str_sp(m)
     mov(m, 0)                                         # upscale_dims = NULL
     bl(m)
-    status, gemm = arm_convolve_s8(
-        m, buf, input_batches, input_x, input_y, input_ch, kernel_x, kernel_y, kernel_ch,
-        output_x, output_y, output_ch, pad_x, pad_y, stride_x, stride_y, dilation_x,
-        dilation_y, out_offset, out_activation_min, out_activation_max, input_offset,
-        input_data, filter_data, bias_data, output_mult, output_shift, output_data)
+    return LEAF_CONVOLVE
+
+
+@kernel
+def _return_after_convolve(m):
+    """The wrapper's epilogue after its (non-tail) call of arm_convolve_s8."""
     add(m, 0, 0)                                      # add sp, #frame
     pop_pc(m, 5)
-    return status, LEAF_CONVOLVE, gemm
+
+
+def call_convolve_wrapper_s8(m, buf, input_batches, input_x, input_y, input_ch, kernel_x,
+                             kernel_y, kernel_ch, output_x, output_y, output_ch, pad_x, pad_y,
+                             stride_x, stride_y, dilation_x, dilation_y, out_offset,
+                             out_activation_min, out_activation_max, input_offset, input_data,
+                             filter_data, bias_data, output_mult, output_shift, output_data,
+                             tracer=None):
+    """Run arm_convolve_wrapper_s8 as the C does: its dispatch, then the kernel it calls
+    (each compiled on its own, so a model compiles only the kernels it reaches).  Returns
+    (status, leaf, detail): leaf LEAF_*, detail the leaf's own path code."""
+    leaf = run(arm_convolve_wrapper_s8, m, input_x, input_y, input_ch, kernel_x, kernel_y,
+               kernel_ch, pad_x, pad_y, stride_x, stride_y, dilation_x, dilation_y,
+               tracer=tracer)
+    if leaf == LEAF_1X1_FAST:
+        status, detail = run(
+            arm_convolve_1x1_s8_fast, m, buf, input_batches, input_x, input_y, input_ch, pad_x,
+            pad_y, stride_x, stride_y, output_x, output_y, output_ch, input_offset, out_offset,
+            out_activation_min, out_activation_max, input_data, filter_data, bias_data,
+            output_mult, output_shift, output_data, tracer=tracer)
+        return status, leaf, detail
+    if leaf == LEAF_1X1:
+        status = run(
+            arm_convolve_1x1_s8, m, input_batches, input_x, input_y, input_ch, pad_x, pad_y,
+            stride_x, stride_y, output_x, output_y, output_ch, input_offset, out_offset,
+            out_activation_min, out_activation_max, input_data, filter_data, bias_data,
+            output_mult, output_shift, output_data, tracer=tracer)
+        return status, leaf, 0
+    kernel_args = (buf, input_batches, input_x, input_y, input_ch, kernel_x, kernel_y, kernel_ch,
+                   output_x, output_y, output_ch, pad_x, pad_y, stride_x, stride_y, dilation_x,
+                   dilation_y, out_offset, out_activation_min, out_activation_max, input_offset,
+                   input_data, filter_data, bias_data, output_mult, output_shift, output_data)
+    if leaf == LEAF_1_X_N:
+        status, gemm = run(arm_convolve_1_x_n_s8, m, *kernel_args, tracer=tracer)
+        return status, leaf, gemm
+    status, gemm = run(arm_convolve_s8, m, *kernel_args, tracer=tracer)
+    run(_return_after_convolve, m, tracer=tracer)
+    return status, leaf, gemm

@@ -13,8 +13,12 @@ Arguments are the C function's, flattened (struct fields as ints, pointers as si
 addresses, bias 0 = NULL, buf 0 = NULL).  Returns which kernel ran: DISPATCH_3X3,
 DISPATCH_OPT, DISPATCH_OPT_FALLBACK (opt, which called arm_depthwise_conv_s8),
 DISPATCH_GENERIC, or a negative ARM_CMSIS_NN_ARG_ERROR from the kernel.
+
+The wrapper's own instructions are one compiled kernel that returns which kernel it calls;
+`call_depthwise_conv_wrapper_s8` (host side) then runs that kernel, so a model compiles only the
+kernels it reaches, and the instructions and their order are those of the C.
 """
-from armsim.cpu.kernel import kernel
+from armsim.cpu.kernel import kernel, run
 from armsim.cpu.ops import b, bcc, cmp, ldr_sp, ldrd_sp, pop, push, str_sp, sub
 from armsim.kernels.cmsis_nn.arm_depthwise_conv_3x3_s8 import arm_depthwise_conv_3x3_s8
 from armsim.kernels.cmsis_nn.arm_depthwise_conv_s8 import arm_depthwise_conv_s8
@@ -25,6 +29,11 @@ DISPATCH_OPT = 1
 DISPATCH_OPT_FALLBACK = 2
 DISPATCH_GENERIC = 3
 
+# the kernel the wrapper tail-calls
+KERNEL_3X3 = 0
+KERNEL_OPT = 1
+KERNEL_GENERIC = 2
+
 
 @kernel(inline=True)
 def _check(m, value, expected):
@@ -34,11 +43,10 @@ def _check(m, value, expected):
 
 
 @kernel
-def arm_depthwise_conv_wrapper_s8(m, buf, input_x, input_y, input_ch, input_n, input,
-                                  filter_w, filter_h, kernel, bias, output_ch, output_x,
-                                  output_y, output, output_mult, output_shift, pad_x, pad_y,
-                                  stride_x, stride_y, dilation_x, dilation_y, ch_mult,
-                                  input_offset, output_offset, act_min, act_max):
+def arm_depthwise_conv_wrapper_s8(m, input_n, filter_w, filter_h, pad_x, pad_y, dilation_x,
+                                  dilation_y, ch_mult):
+    """The wrapper's own instructions, up to its tail call; returns the kernel it calls
+    (KERNEL_*).  `call_depthwise_conv_wrapper_s8` then runs that kernel."""
     push(m, 5)                                                # push {r4-r7, lr}
     sub(m, 0, 0)                                              # sub sp, #frame (outgoing arguments)
     for _ in range(2):                                        # the stacked arguments
@@ -77,24 +85,37 @@ def arm_depthwise_conv_wrapper_s8(m, buf, input_x, input_y, input_ch, input_n, i
     pop(m, 5)                                                 # pop {r4-r7, lr}
     b(m)                                                      # b.w <kernel>  (tail call)
     if ok and three:
-        status = arm_depthwise_conv_3x3_s8(m, input_x, input_y, input_ch, input, filter_w,
-                                           filter_h, kernel, bias, output_ch, output_x, output_y,
-                                           output, output_mult, output_shift, pad_x, pad_y,
-                                           stride_x, stride_y, input_offset, output_offset,
-                                           act_min, act_max)
+        return KERNEL_3X3
+    return KERNEL_OPT if ok else KERNEL_GENERIC
+
+
+def call_depthwise_conv_wrapper_s8(m, buf, input_x, input_y, input_ch, input_n, input,
+                                   filter_w, filter_h, kernel, bias, output_ch, output_x,
+                                   output_y, output, output_mult, output_shift, pad_x, pad_y,
+                                   stride_x, stride_y, dilation_x, dilation_y, ch_mult,
+                                   input_offset, output_offset, act_min, act_max, tracer=None):
+    """Run arm_depthwise_conv_wrapper_s8 as the C does: its dispatch, then the kernel it
+    tail-calls (each compiled on its own, so a model compiles only the kernels it reaches).
+    Returns DISPATCH_* or a negative ARM_CMSIS_NN_ARG_ERROR from the kernel."""
+    called = run(arm_depthwise_conv_wrapper_s8, m, input_n, filter_w, filter_h, pad_x, pad_y,
+                 dilation_x, dilation_y, ch_mult, tracer=tracer)
+    if called == KERNEL_3X3:
+        status = run(arm_depthwise_conv_3x3_s8, m, input_x, input_y, input_ch, input, filter_w,
+                     filter_h, kernel, bias, output_ch, output_x, output_y, output, output_mult,
+                     output_shift, pad_x, pad_y, stride_x, stride_y, input_offset, output_offset,
+                     act_min, act_max, tracer=tracer)
         return status if status < 0 else DISPATCH_3X3
-    if ok:
-        status = arm_depthwise_conv_s8_opt(m, buf, input_x, input_y, input_ch, input_n, input,
-                                           filter_w, filter_h, kernel, bias, output_ch, output_x,
-                                           output_y, output, output_mult, output_shift, pad_x,
-                                           pad_y, stride_x, stride_y, dilation_x, dilation_y,
-                                           ch_mult, input_offset, output_offset, act_min, act_max)
+    if called == KERNEL_OPT:
+        status = run(arm_depthwise_conv_s8_opt, m, buf, input_x, input_y, input_ch, input_n,
+                     input, filter_w, filter_h, kernel, bias, output_ch, output_x, output_y,
+                     output, output_mult, output_shift, pad_x, pad_y, stride_x, stride_y,
+                     dilation_x, dilation_y, ch_mult, input_offset, output_offset, act_min,
+                     act_max, tracer=tracer)
         if status < 0:
             return status
         return DISPATCH_OPT_FALLBACK if status == 1 else DISPATCH_OPT
-    status = arm_depthwise_conv_s8(m, input_x, input_y, input_ch, input_n, input, filter_w,
-                                   filter_h, kernel, bias, output_ch, output_x, output_y, output,
-                                   output_mult, output_shift, pad_x, pad_y, stride_x, stride_y,
-                                   dilation_x, dilation_y, ch_mult, input_offset, output_offset,
-                                   act_min, act_max)
+    status = run(arm_depthwise_conv_s8, m, input_x, input_y, input_ch, input_n, input, filter_w,
+                 filter_h, kernel, bias, output_ch, output_x, output_y, output, output_mult,
+                 output_shift, pad_x, pad_y, stride_x, stride_y, dilation_x, dilation_y,
+                 ch_mult, input_offset, output_offset, act_min, act_max, tracer=tracer)
     return status if status < 0 else DISPATCH_GENERIC

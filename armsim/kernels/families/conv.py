@@ -15,7 +15,7 @@ from armsim.kernels.cmsis_nn.arm_convolve_1x1_s8 import arm_convolve_1x1_s8
 from armsim.kernels.cmsis_nn.arm_convolve_1x1_s8_fast import arm_convolve_1x1_s8_fast
 from armsim.kernels.cmsis_nn.arm_convolve_get_buffer_sizes_s8 import buffer_size_for
 from armsim.kernels.cmsis_nn.arm_convolve_s8 import arm_convolve_s8
-from armsim.kernels.cmsis_nn.arm_convolve_wrapper_s8 import arm_convolve_wrapper_s8
+from armsim.kernels.cmsis_nn.arm_convolve_wrapper_s8 import call_convolve_wrapper_s8
 from armsim.kernels.harness import CaseError
 from armsim.kernels import oracle
 from armsim.kernels.tflm.conv import run_reference  # noqa: F401 (the reference path)
@@ -75,7 +75,7 @@ def run_cmsis(m, case, addr, function, tracer):
     (buf, n, iw, ih, ic, kw, kh, kc, ow, oh, oc, pw, ph, sw, sh, dw, dh, out_off, amin, amax,
      in_off, inp, wts, bias, mult, shift, out) = args
     if function == WRAPPER:
-        status, leaf, detail = run(arm_convolve_wrapper_s8, m, *args, tracer=tracer)
+        status, leaf, detail = call_convolve_wrapper_s8(m, *args, tracer=tracer)
         chain = [WRAPPER] + _leaf_chain(_LEAF_NAME[leaf], detail)
     elif function == "arm_convolve_s8":
         status, detail = run(arm_convolve_s8, m, *args, tracer=tracer)

@@ -13,7 +13,7 @@ from armsim.kernels.cmsis_nn.arm_depthwise_conv_s8 import arm_depthwise_conv_s8
 from armsim.kernels.cmsis_nn.arm_depthwise_conv_s8_opt import arm_depthwise_conv_s8_opt
 from armsim.kernels.cmsis_nn.arm_depthwise_conv_wrapper_s8 import (
     DISPATCH_3X3, DISPATCH_GENERIC, DISPATCH_OPT, DISPATCH_OPT_FALLBACK,
-    arm_depthwise_conv_wrapper_s8)
+    call_depthwise_conv_wrapper_s8)
 from armsim.kernels import oracle
 from armsim.kernels.tflm.depthwise_conv import run_reference  # noqa: F401 (the reference path)
 
@@ -60,7 +60,7 @@ def run_cmsis(m, case, addr, function, tracer):
             act["max"])
     buf = addr["scratch"]
     if function == WRAPPER:
-        status = run(arm_depthwise_conv_wrapper_s8, m, buf, *full, tracer=tracer)
+        status = call_depthwise_conv_wrapper_s8(m, buf, *full, tracer=tracer)
         chain = [WRAPPER]
         if status == DISPATCH_OPT:
             chain += [OPT] + ([Q7_TO_Q15] if m.dsp else [])

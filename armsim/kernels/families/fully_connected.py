@@ -5,7 +5,7 @@ from armsim.kernels.cmsis_nn.arm_fully_connected_get_buffer_sizes_s8 import \
     arm_fully_connected_s8_get_buffer_size
 from armsim.kernels.cmsis_nn.arm_fully_connected_per_channel_s8 import arm_fully_connected_per_channel_s8
 from armsim.kernels.cmsis_nn.arm_fully_connected_s8 import arm_fully_connected_s8
-from armsim.kernels.cmsis_nn.arm_fully_connected_wrapper_s8 import arm_fully_connected_wrapper_s8
+from armsim.kernels.cmsis_nn.arm_fully_connected_wrapper_s8 import call_fully_connected_wrapper_s8
 from armsim.kernels.harness import CaseError
 
 FUNCTIONS = ("arm_fully_connected_s8", "arm_fully_connected_per_channel_s8",
@@ -41,7 +41,7 @@ def run_cmsis(m, case, addr, function, tracer):
             p["filter_offset"], p["output_offset"], act["min"], act["max"], multiplier, shift,
             case["input_dims"]["n"], case["filter_dims"]["n"], case["output_dims"]["c"])
     if function == "arm_fully_connected_wrapper_s8":
-        run(arm_fully_connected_wrapper_s8, m, per_channel, *args, tracer=tracer)
+        call_fully_connected_wrapper_s8(m, per_channel, *args, tracer=tracer)
         return [function, entry, LEAF[entry]]
     kern = arm_fully_connected_per_channel_s8 if per_channel else arm_fully_connected_s8
     run(kern, m, *args, tracer=tracer)
