@@ -18,9 +18,11 @@ _PYTHON_OF = {}   # compiled kernel dispatcher -> its Python function
 
 def kernel(fn=None, *, inline=False):
     """Compile a kernel for the counted run.  ``inline=True`` for small per-element helpers
-    (requantize, ...) so numba inlines them instead of calling with refcounted arrays."""
+    (requantize, ...): compiled once and inlined by LLVM at every call site, so no call
+    passes refcounted arrays (numba's own inlining would re-type and re-lower the helper
+    at every call site, which multiplied the first run's compile time)."""
     def wrap(f):
-        fast = jit(f, inline="numba" if inline else None)
+        fast = jit(f, inline="llvm" if inline else None)
         _PYTHON_OF[fast] = f
         return fast
     return wrap(fn) if fn is not None else wrap
