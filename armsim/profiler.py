@@ -145,8 +145,12 @@ def _reference_only(step, values, path, toolchain, tracer=None):
         addr["inputs"] = [mem.place("sram", values[i]) for i in step.inputs["inputs"]]
     else:
         addr["input"] = mem.place("sram", values[step.inputs["input"]])
-    out_count = int(np.prod(step.output_shape, dtype=np.int64))
-    addr["output"] = mem.place("sram", max(out_count, 1))
+    # several outputs (UNPACK, SPLIT): extra["outputs"] (tensors) and extra["output_counts"],
+    # one buffer each in addr["outputs"]; extra["output_dtype"]: not int8 (SHAPE's int32)
+    dtype = np.dtype(step.extra.get("output_dtype", "int8"))
+    counts = step.extra.get("output_counts") or [int(np.prod(step.output_shape, dtype=np.int64))]
+    addr["outputs"] = [mem.place("sram", max(n * dtype.itemsize, 1)) for n in counts]
+    addr["output"] = addr["outputs"][0]
     scratch = int(step.case.get("scratch_bytes", 0))
     addr["scratch"] = mem.place("sram", scratch) if scratch else 0
     # the reference build runs on the Cortex-M4 (ARMv7E-M newlib), like the simd build
@@ -155,7 +159,8 @@ def _reference_only(step, values, path, toolchain, tracer=None):
         chain = run_reference(m, step.case, addr, tracer)
     except machine.MemoryFault as fault:
         raise machine.MemoryFault(machine.fault_message(m, mem.names)) from fault
-    out = machine.read(m, addr["output"], out_count, np.int8)
+    outs = [machine.read(m, a, n, dtype) for a, n in zip(addr["outputs"], counts)]
+    out = outs if "output_counts" in step.extra else outs[0]
     return m, list(mem.names), chain, out
 
 

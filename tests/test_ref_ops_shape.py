@@ -4,10 +4,10 @@ simulated (counted), and the refusals of TFLM's Prepare."""
 import numpy as np
 import pytest
 import tflite
+from model_helpers import tflm_outputs
 
 from armsim import model, modelgen, prepare, profiler
 from armsim.model import ModelError
-from model_helpers import tflm_outputs
 
 PATHS = ("simd", "scalar", "reference")
 BO = tflite.BuiltinOperator
@@ -56,7 +56,79 @@ def _slice_ranks(g):
     return [slice_(g, x, [1, 0, 1, 0, 1], [2, 2, 1, -1, 2]), slice_(g, v, [5], [9])]
 
 
-BUILDERS = {f.__name__.strip("_"): f for f in (_expand_dims, _slice, _slice_ranks)}
+def shape(g, x):
+    y = g.tensor((len(g.shape(x)),), "int32")
+    return g._op(BO.SHAPE, [x], [y], OPT.ShapeOptions,
+                 (tflite.ShapeOptionsStart, [(tflite.ShapeOptionsAddOutType,
+                                              tflite.TensorType.INT32)], tflite.ShapeOptionsEnd))
+
+
+def pack(g, xs, axis):
+    shape = list(g.shape(xs[0]))
+    a = axis + len(shape) + 1 if axis < 0 else axis
+    y = g.tensor(shape[:a] + [len(xs)] + shape[a:], "int8", *g.quant(xs[0]))
+    return g._op(BO.PACK, list(xs), [y], OPT.PackOptions,
+                 (tflite.PackOptionsStart, [(tflite.PackOptionsAddValuesCount, len(xs)),
+                                            (tflite.PackOptionsAddAxis, axis)],
+                  tflite.PackOptionsEnd))
+
+
+def unpack(g, x, axis):
+    shape = list(g.shape(x))
+    a = axis % len(shape)
+    ys = [g.tensor(shape[:a] + shape[a + 1:], "int8", *g.quant(x)) for _ in range(shape[a])]
+    g._op(BO.UNPACK, [x], ys, OPT.UnpackOptions,
+          (tflite.UnpackOptionsStart, [(tflite.UnpackOptionsAddNum, len(ys)),
+                                       (tflite.UnpackOptionsAddAxis, axis)],
+           tflite.UnpackOptionsEnd))
+    return ys
+
+
+def split(g, x, axis, num):
+    shape = list(g.shape(x))
+    a = axis % len(shape)
+    out = shape[:a] + [shape[a] // num] + shape[a + 1:]
+    ys = [g.tensor(out, "int8", *g.quant(x)) for _ in range(num)]
+    g._op(BO.SPLIT, [const(g, [axis]), x], ys, OPT.SplitOptions,
+          (tflite.SplitOptionsStart, [(tflite.SplitOptionsAddNumSplits, num)],
+           tflite.SplitOptionsEnd))
+    return ys
+
+
+def split_v(g, x, axis, sizes):
+    shape = list(g.shape(x))
+    a = axis % len(shape)
+    ys = [g.tensor(shape[:a] + [s] + shape[a + 1:], "int8", *g.quant(x)) for s in sizes]
+    g._op(BO.SPLIT_V, [x, const(g, sizes), const(g, [axis])], ys, OPT.SplitVOptions,
+          (tflite.SplitVOptionsStart, [(tflite.SplitVOptionsAddNumSplits, len(sizes))],
+           tflite.SplitVOptionsEnd))
+    return ys
+
+
+def _shape(g):
+    x = g.input((2, 3, 4, 5), scale=0.1, zero_point=3)
+    v = g.input((7,), scale=0.1, zero_point=3)
+    return [shape(g, x), shape(g, v), shape(g, g.input((1, 2, 1, 3, 1, 2), scale=0.1))]
+
+
+def _pack(g):
+    xs = [g.input((3, 4), scale=0.1, zero_point=3) for _ in range(3)]
+    return [pack(g, xs, 0), pack(g, xs, 1), pack(g, xs, -1), pack(g, xs[:1], 2)]
+
+
+def _unpack(g):
+    x = g.input((3, 2, 4), scale=0.1, zero_point=3)
+    return unpack(g, x, 0) + unpack(g, x, 1) + unpack(g, x, -1)
+
+
+def _split(g):
+    x = g.input((2, 6, 4), scale=0.1, zero_point=3)
+    return split(g, x, 1, 3) + split(g, x, -1, 2) + split(g, x, 0, 1) + \
+        split_v(g, x, 1, [1, 3, 2]) + split_v(g, x, -1, [3, 1]) + split_v(g, x, 0, [2])
+
+
+BUILDERS = {f.__name__.strip("_"): f for f in (_expand_dims, _slice, _slice_ranks, _shape,
+                                                _pack, _unpack, _split)}
 
 
 @pytest.fixture(scope="module", params=sorted(BUILDERS))
@@ -116,3 +188,34 @@ def test_slice_refusals():
         return g._op(BO.SLICE, [x, const(g, [0, 0, 0]), const(g, [2, 3, 2])], [y])
     _refused(outside, "SLICE.*outside")
     _refused(wrong_count, "SLICE.*elements")
+
+
+def test_shape_pack_unpack_split_refusals():
+    def shape_int64(g, x):
+        y = g.tensor((3,), "int64")
+        return g._op(BO.SHAPE, [x], [y])
+
+    def pack_count(g, x):
+        y = g.tensor((2, 2, 3, 4), "int8", 0.1, 0)
+        return g._op(BO.PACK, [x], [y], OPT.PackOptions,
+                     (tflite.PackOptionsStart, [(tflite.PackOptionsAddValuesCount, 2)],
+                      tflite.PackOptionsEnd))
+
+    def unpack_num(g, x):
+        y = g.tensor((3, 4), "int8", 0.1, 0)
+        return g._op(BO.UNPACK, [x], [y], OPT.UnpackOptions,
+                     (tflite.UnpackOptionsStart, [(tflite.UnpackOptionsAddNum, 2)],
+                      tflite.UnpackOptionsEnd))
+
+    def split_axis(g, x):
+        y = g.tensor((2, 3, 4), "int8", 0.1, 0)
+        return g._op(BO.SPLIT, [const(g, [3]), x], [y])
+
+    def split_variable_axis(g, x):
+        y = g.tensor((2, 3, 4), "int8", 0.1, 0)
+        return g._op(BO.SPLIT, [g.input((1,), dtype="int32"), x], [y])
+    _refused(shape_int64, "SHAPE.*int32 only")
+    _refused(pack_count, "PACK.*ValuesCount = 2")
+    _refused(unpack_num, "UNPACK.*Num = 2")
+    _refused(split_axis, "SPLIT.*axis 3 out of range")
+    _refused(split_variable_axis, "SPLIT.*not constant")

@@ -16,8 +16,8 @@ SliceEval's front-padding loops are estimates (their code was not compiled).  No
 calibrated: no measurement.
 """
 from armsim.cpu.kernel import kernel, run
-from armsim.cpu.ops import (add, b, bcc, bl, cmp, it, ldr_sp, ldrsb, ldrsb_sp, mla, mov,
-                            pop_pc, push, rsb, str_sp, strb, sub)
+from armsim.cpu.ops import (add, b, bcc, bl, cmp, it, ldr_sp, ldrsb, ldrsb_sp, mla, mov, pop_pc,
+                            push, rsb, str_sp, strb, sub)
 
 
 @kernel(inline=True)
@@ -81,35 +81,33 @@ def slice_s8(m, inp, out, rank, d1, d2, d3, d4, s0, s1, s2, s3, s4, e0, e1, e2, 
     mov(m, 0)
     b(m)
     for i in range(5):                        # start[i], stop[i]
-        rsb(m, i, 5)
-        cmp(m, 5, 5 - i)
-        it(m, 0)
-        ldr_sp(m)                             # ldrge start = begin[...]
-        cmp(m, 5, 5 - i)
+        rsb(m, i, 5)                          # padded_i = 5 - i
+        cmp(m, 5, 5 - i)                      # begin_count < padded_i ?
+        it(m, 1)                              # ITE: one of LDRGE / MOVLT fails
+        ldr_sp(m)                             # start[i] = begin[...]
+        cmp(m, 5, 5 - i)                      # size_count < padded_i ?
         str_sp(m)
         bcc(m, True)
         minus_one = (size_minus_one >> i) & 1
         ldr_sp(m)                             # size[...]
         cmp(m, minus_one, 1)                  # == -1 ?
         bcc(m, minus_one == 1)
-        if minus_one:
+        if minus_one:                         # stop = ext_shape.Dims(i)
             add(m, 0, 76)
             add(m, 0, i)
             cmp(m, rank, 6)
-            it(m, 1)
-            ldr_sp(m)                         # ext_shape.Dims(i)
+            it(m, 1)                          # ITE: LDRGT / LDRLE
+            ldr_sp(m)
             str_sp(m)
-        else:
             add(m, i, 1)
-            add(m, 0, 0)                      # start + size
+            cmp(m, i + 1, 5)
+            bcc(m, i + 1 < 5)
+        else:                                 # stop = start + size
+            add(m, i, 1)
+            add(m, 0, 0)
             cmp(m, i + 1, 5)
             str_sp(m)
             bcc(m, i + 1 == 5)
-        if minus_one or i < 4:
-            if minus_one:
-                add(m, i, 1)
-                cmp(m, i + 1, 5)
-                bcc(m, i + 1 < 5)
     ldr_sp(m)
     ldr_sp(m)
     cmp(m, s0, e0)
