@@ -17,7 +17,8 @@ import numpy as np
 from armsim import boards
 from armsim.cpu import cores, machine
 from armsim import model as model_mod
-from armsim import operators
+from armsim import operators, tflm_host
+from armsim.build import Build, BuildError
 from armsim import prepare as prepare_mod
 from armsim.kernels import harness
 from armsim.kernels.tflm import eval_glue
@@ -71,6 +72,11 @@ class ModelProfile:
     def cycles(self):
         return sum(o.cycles for o in self.ops)
 
+    @property
+    def not_simulated(self):
+        """How many ops were computed on the host (no counts, no cycles, MACs unknown)."""
+        return sum(not o.simulated for o in self.ops)
+
     def latency_ms(self):
         return cores.latency_ms(self.cycles, self.clock_mhz)
 
@@ -87,19 +93,25 @@ class ModelProfile:
                      "mnemonics": dict(sorted(o.mnemonics.items(), key=lambda kv: -kv[1])),
                      "simulated": o.simulated} for o in self.ops],
             "total": {"macs": self.macs, "instructions": self.instructions,
-                      "cycles": self.cycles, "latency_ms": self.latency_ms()},
+                      "cycles": self.cycles, "latency_ms": self.latency_ms(),
+                      "ops": len(self.ops), "not_simulated_ops": self.not_simulated},
             "arena_bytes": arena_bytes,
         }
 
 
 def random_inputs(model, seed=DEFAULT_SEED):
+    """Seeded random inputs of each graph input's type and shape."""
     rng = np.random.default_rng(seed)
     out = []
     for t in model.input_tensors():
-        if t.type == "INT8":
-            out.append(rng.integers(-128, 128, t.shape, dtype=np.int8))
-        elif t.type == "FLOAT32":
-            out.append(rng.standard_normal(t.shape).astype(np.float32))
+        dtype = np.dtype(t.dtype) if t.dtype is not None else None
+        if dtype is not None and dtype.kind in "iu":
+            info = np.iinfo(dtype)
+            out.append(rng.integers(info.min, info.max, t.shape, dtype=dtype, endpoint=True))
+        elif dtype is not None and dtype.kind == "f":
+            out.append(rng.standard_normal(t.shape).astype(dtype))
+        elif dtype is not None and dtype.kind == "b":
+            out.append(rng.integers(0, 2, t.shape).astype(bool))
         else:
             raise ProfileError(f"model input {t.describe()} has type {t.type}")
     return out
@@ -116,6 +128,43 @@ def load_input(path, model):
     return check_inputs(model, [x], source=path)
 
 
+def load_inputs(paths, model):
+    """The model's inputs from `paths`: one .npz holding an array per graph input, keyed by
+    the input tensor's name, or one .npy per graph input in the graph's order."""
+    paths = list(paths)
+    if len(paths) == 1 and str(paths[0]).endswith(".npz"):
+        path = paths[0]
+        if not os.path.exists(path):
+            raise ProfileError(f"{path}: no such file")
+        try:
+            with np.load(path, allow_pickle=False) as z:
+                arrays = {k: z[k] for k in z.files}
+        except Exception as e:
+            raise ProfileError(f"{path}: not a readable .npz file ({type(e).__name__})") \
+                from None
+        names = [t.name for t in model.input_tensors()]
+        missing = [n for n in names if n not in arrays]
+        extra = sorted(set(arrays) - set(names))
+        if missing or extra:
+            raise ProfileError(f"{path}: holds {sorted(arrays)}, the model's inputs are "
+                               f"{names}")
+        return check_inputs(model, [arrays[n] for n in names], source=path)
+    if len(paths) != len(model.inputs):
+        raise ProfileError(f"{', '.join(map(str, paths))}: model has {len(model.inputs)} "
+                           f"inputs ({', '.join(t.name for t in model.input_tensors())}), "
+                           f"got {len(paths)} .npy files (or give one .npz keyed by name)")
+    arrays = []
+    for path, t in zip(paths, model.input_tensors()):
+        if not os.path.exists(path):
+            raise ProfileError(f"{path}: no such file")
+        try:
+            arrays.append(np.load(path, allow_pickle=False))
+        except Exception as e:
+            raise ProfileError(f"{path}: not a readable .npy file ({type(e).__name__})") \
+                from None
+    return check_inputs(model, arrays, source=", ".join(map(str, paths)))
+
+
 def check_inputs(model, inputs, source="input"):
     tensors = model.input_tensors()
     if len(inputs) != len(tensors):
@@ -130,11 +179,11 @@ def check_inputs(model, inputs, source="input"):
         if tuple(x.shape) != tuple(t.shape):
             raise ProfileError(f"{source}: shape {list(x.shape)}, model input {t.describe()} "
                                f"is {want} {list(t.shape)}")
-        out.append(np.ascontiguousarray(x))
+        out.append(np.require(x, requirements="C"))   # ascontiguousarray makes rank 0 [1]
     return out
 
 
-def _reference_only(step, values, path, toolchain, tracer=None):
+def _reference_only(step, values, build, tracer=None):
     """Run the op's TFLM reference port on a fresh machine; returns (machine, regions,
     chain, output array)."""
     run_reference = operators.get(step.op).run_reference
@@ -153,8 +202,7 @@ def _reference_only(step, values, path, toolchain, tracer=None):
     addr["output"] = addr["outputs"][0]
     scratch = int(step.case.get("scratch_bytes", 0))
     addr["scratch"] = mem.place("sram", scratch) if scratch else 0
-    # the reference build runs on the Cortex-M4 (ARMv7E-M newlib), like the simd build
-    m = machine.build(mem, dsp=path != "scalar", armclang=toolchain == "armclang")
+    m = machine.build(mem, dsp=build.dsp_extension, armclang=build.armclang)
     try:
         chain = run_reference(m, step.case, addr, tracer)
     except machine.MemoryFault as fault:
@@ -164,18 +212,24 @@ def _reference_only(step, values, path, toolchain, tracer=None):
     return m, list(mem.names), chain, out
 
 
-def run_step(step, values, path, toolchain, tracer=None):
-    """Execute one step; returns (machine or None, region names, kernel chain, output)."""
+def run_step(step, values, build, toolchain="gcc", tracer=None):
+    """Execute one step on `build` (a `Build`, or a path name built with `toolchain`);
+    returns (machine or None, region names, kernel chain, output)."""
+    build = Build.of(build, toolchain)
     operator = operators.get(step.op)
+    if step.host and step.family == "tflm":
+        xs = [values[i] for i in step.inputs["inputs"]]
+        outs = tflm_host.run(step.extra["tflm_model"], xs, f"op {step.index} {step.op}")
+        return None, [], [f"TFLM on the host (not simulated: {step.extra['reason']})"], outs
     if step.host:
         x = values[step.inputs["input"]]
         return (None, [], [f"host {step.family} (float, not simulated)"],
                 operator.run_host(step.case, x))
     if step.reference_only:
-        m, names, chain, out = _reference_only(step, values, path, toolchain, tracer)
+        m, names, chain, out = _reference_only(step, values, build, tracer)
         kind = "reference"
     else:
-        cmsis = path != "reference"
+        cmsis = build.cmsis_nn
         case = dict(step.extra["cmsis_case"] if cmsis and "cmsis_case" in step.extra
                     else step.case)
         if "input" in step.inputs:             # else a constant operand held in the case
@@ -185,16 +239,16 @@ def run_step(step, values, path, toolchain, tracer=None):
         function = (step.extra.get("cmsis_function") or operator.cmsis_entry) \
             if cmsis else None
         try:
-            res = harness.run_case(case, path, toolchain, function=function, tracer=tracer)
+            res = harness.run_case(case, build, function=function, tracer=tracer)
         except harness.CaseError as e:
             raise ProfileError(f"op {step.index} {step.op}: {e}") from None
         m, names, chain, out = res.m, res.region_names, res.kernel_path, res.output
-        kind = "reference" if path == "reference" else "cmsis"
+        kind = "cmsis" if build.cmsis_nn else "reference"
     scratch = machine.SRAM_BASE
     sram_size = int(m.rtab[names.index("sram"), 1]) if "sram" in names else 0
     ranks = [min(len(step.output_shape) or 1, max(sram_size // 4, 1))]
     chain = list(chain) + eval_glue.run_glue(m, step.op, operator.glue.get(kind), ranks,
-                                             scratch, path != "scalar", tracer,
+                                             scratch, build.dsp_extension, tracer,
                                              len(step.inputs.get("inputs", ())))
     return m, names, chain, out
 
@@ -204,8 +258,10 @@ def run(model, path="simd", toolchain="gcc", core="cortex-m4", clock_mhz=100.0,
     """Profile `model` (an `armsim.model.Model`) on `path`; returns a `ModelProfile`.
     `board` (an `armsim.boards.Configuration`) prices memory with the board's memory system
     (its core and clock are the caller's `core` and `clock_mhz`)."""
-    if path not in harness.PATHS:
-        raise ProfileError(f"unknown path {path!r} (choose from {', '.join(harness.PATHS)})")
+    try:
+        build = Build(path, toolchain, core)
+    except BuildError as e:
+        raise ProfileError(str(e)) from None
     cores.core(core)   # ValueError naming the known cores
     steps = steps if steps is not None else prepare_mod.prepare(model)
     inputs = random_inputs(model) if inputs is None else check_inputs(model, inputs)
@@ -217,8 +273,12 @@ def run(model, path="simd", toolchain="gcc", core="cortex-m4", clock_mhz=100.0,
     for step in steps:
         with machine.recording_loads() if memory_system and memory_system.needs_trace() \
                 else contextlib.nullcontext():
-            m, names, chain, out = run_step(step, values, path, toolchain)
-        values[step.output] = np.asarray(out).reshape(step.output_shape)
+            m, names, chain, out = run_step(step, values, build)
+        if isinstance(out, list):                   # every output of an op TFLM computed
+            for i, x in zip(step.extra["outputs"], out):
+                values[i] = np.asarray(x).reshape(model.tensors[i].shape)
+        else:
+            values[step.output] = np.asarray(out).reshape(step.output_shape)
         if m is None:
             counts, cyc, bd = {}, 0, {}
         else:
@@ -226,7 +286,7 @@ def run(model, path="simd", toolchain="gcc", core="cortex-m4", clock_mhz=100.0,
             bd = cores.breakdown(m, core, flash_wait_states=flash_wait_states,
                                  region_names=names, memory_system=memory_system)
             cyc = bd["total"]
-        ref = step.reference_only or path == "reference"
+        ref = step.reference_only or not build.cmsis_nn
         ops.append(OpProfile(step.index, step.op, " > ".join(chain), ref, step.output_shape,
                              step.macs, counts, cyc, m is not None, bd))
         if progress is not None:

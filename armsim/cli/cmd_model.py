@@ -29,6 +29,8 @@ CORES = tuple(cores.CORES)
 PATHS = harness.PATHS
 TRACE_HELP = ("write the per-op timeline in the Chrome trace-event format (cycles as time at "
               "the clock), for Perfetto or chrome://tracing")
+INPUT_HELP = ("one .npy per graph input, in order (repeat --input), or one .npz keyed by "
+              "input name (default: seeded random)")
 
 
 def _model_help():
@@ -75,11 +77,11 @@ def _write_html(path, report):
     output.write_text(path, report_mod.render_html(report))
 
 
-def _inputs(m, input_file):
-    if input_file is None:
+def _inputs(m, input_files):
+    if not input_files:
         return None
     try:
-        return profile_mod.load_input(input_file, m)
+        return profile_mod.load_inputs(input_files, m)
     except profile_mod.ProfileError as e:
         _fail(str(e))
 
@@ -148,7 +150,7 @@ def _kernel_label(o):
     parts = [p for p in o.kernel.split(" > ")
              if "Eval" not in p and "GetTensorShape" not in p and p != "memcpy"] or ["memcpy"]
     main = parts[1] if len(parts) > 1 and parts[0].endswith("_wrapper_s8") else parts[0]
-    tag = "host" if not o.simulated else ("ref" if o.reference else "cmsis")
+    tag = "not simulated" if not o.simulated else ("ref" if o.reference else "cmsis")
     return escape(f"{tag}: {main}")
 
 
@@ -219,8 +221,8 @@ def _cycles_label(core, board):
 @_common_options
 @click.option("--path", type=click.Choice(PATHS), default="simd", show_default=True,
               help="simd: CMSIS-NN with DSP; scalar: CMSIS-NN plain C; reference: TFLM kernels")
-@click.option("--input", "input_file", type=click.Path(dir_okay=False),
-              help=".npy input (default: seeded random)")
+@click.option("--input", "input_file", multiple=True, type=click.Path(dir_okay=False),
+              help=INPUT_HELP)
 @click.option("--json", "json_file", type=click.Path(), help="write the profile as JSON")
 @click.option("--html", "html_file", type=click.Path(), help="write an HTML report")
 @click.option("--trace-json", "trace_file", type=click.Path(), help=TRACE_HELP)
@@ -285,16 +287,17 @@ def _print_profile(m, prof, plan):
     con.print(t)
     con.print(f"latency {prof.latency_ms():.3f} ms at {prof.clock_mhz:g} MHz; arena "
               f"{_fmt(plan.total)} bytes (head {_fmt(plan.head)} + tail {_fmt(plan.tail)})")
-    if any(not o.simulated for o in prof.ops):
-        con.print("host: float QUANTIZE/DEQUANTIZE computed on the host (no FPU model), "
-                  "not counted")
+    if prof.not_simulated:
+        con.print(f"not simulated: {prof.not_simulated} of {len(prof.ops)} ops, computed on "
+                  f"the host (float QUANTIZE/DEQUANTIZE: no FPU model; other ops: by TFLM, no "
+                  f"kernel port); their instructions, cycles and MACs are not in the totals")
 
 
 @click.command("compare", epilog=MODEL_HELP)
 @click.argument("model", required=False)
 @_common_options
-@click.option("--input", "input_file", type=click.Path(dir_okay=False),
-              help=".npy input (default: seeded random)")
+@click.option("--input", "input_file", multiple=True, type=click.Path(dir_okay=False),
+              help=INPUT_HELP)
 @click.option("--json", "json_file", type=click.Path(),
               help="write {path: profile} as JSON")
 @click.option("--html", "html_file", type=click.Path(), help="write an HTML report")
@@ -349,23 +352,38 @@ def compare(model, core, toolchain, clock_mhz, flash_wait_states, input_file, js
 
 @click.command("run", epilog=MODEL_HELP)
 @click.argument("model")
-@click.option("--input", "input_file", required=True, type=click.Path(dir_okay=False),
-              help=".npy input matching the model's input tensor")
-@click.option("--output", "output_file", required=True, type=click.Path(),
-              help=".npy file for the model's output")
+@click.option("--input", "input_file", required=True, multiple=True,
+              type=click.Path(dir_okay=False), help=INPUT_HELP)
+@click.option("--output", "output_file", required=True, multiple=True,
+              type=click.Path(),
+              help="one .npz holding every graph output keyed by name, or one .npy per graph "
+                   "output, in order (repeat --output)")
 @click.option("--path", type=click.Choice(PATHS), default="simd", show_default=True)
 @click.option("--toolchain", type=click.Choice(harness.TOOLCHAINS), default="gcc",
               show_default=True)
 def run(model, input_file, output_file, path, toolchain):
-    """Run MODEL on --input and write its output to --output (.npy)."""
-    _check_outputs(output_file)
+    """Run MODEL on --input and write its outputs to --output (.npz, or .npy each)."""
+    _check_outputs(*output_file)
     m, steps = load_model(model)
+    names = [t.name for t in m.output_tensors()]
+    npz = len(output_file) == 1 and output_file[0].endswith(".npz")
+    if not npz and len(output_file) != len(names):
+        _fail(f"{', '.join(output_file)}: model has {len(names)} outputs ({', '.join(names)}): "
+              f"give one .npz or {len(names)} --output .npy files")
     inputs = _inputs(m, input_file)
     prof = _profile(m, steps, path, toolchain, "cortex-m4", 100.0, 0, inputs)
-    out = prof.outputs[0]
-    output.write(output_file, lambda f: np.save(f, out, allow_pickle=False))
-    _console().print(f"{output_file}: {out.dtype} {list(out.shape)} ({path}, "
-                     f"{_fmt(prof.instructions)} instructions)")
+    if npz:
+        arrays = dict(zip(names, prof.outputs))
+        output.write(output_file[0], lambda f: np.savez(f, **arrays))
+        written = [(output_file[0], a) for a in prof.outputs]
+    else:
+        for target, out in zip(output_file, prof.outputs):
+            output.write(target, lambda f, out=out: np.save(f, out, allow_pickle=False))
+        written = list(zip(output_file, prof.outputs))
+    con = _console()
+    for target, out in written:
+        con.print(f"{target}: {out.dtype} {list(out.shape)} ({path}, "
+                  f"{_fmt(prof.instructions)} instructions)")
 
 
 @click.command("arena", epilog=MODEL_HELP)
