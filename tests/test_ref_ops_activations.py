@@ -1,4 +1,4 @@
-"""RELU, RELU6 and LEAKY_RELU (int8) on TFLM's counted reference kernels: one-op models built
+"""RELU, RELU6, LEAKY_RELU and ABS (int8) on TFLM's counted reference kernels: one-op models built
 with armsim.modelgen, every int8 input value, bit-exact with the TFLM interpreter on all three
 paths, each op simulated (counted), and the Prepare refusals TFLM makes."""
 import numpy as np
@@ -45,6 +45,11 @@ MODELS = {
     ]),
     "relu6_negative_zero_point": ((0.1, 100), [
         (BO.RELU6, 0.1, 100, None),           # six clamps at 127, zero at 100
+    ]),
+    "abs": ((0.04, 7), [
+        (BO.ABS, 0.04, 7, None),              # same scale: no rescale
+        (BO.ABS, 0.03, -128, None),           # rescaled, clamps at 127
+        (BO.ABS, 0.08, -5, None),
     ]),
     "leaky_relu": ((0.04, 7), [
         (BO.LEAKY_RELU, 0.04, 7, leaky(0.1)),
