@@ -9,6 +9,8 @@ import json
 import numpy as np
 import pytest
 from click.testing import CliRunner
+from conftest import MEASURED_BUILD, REFERENCE, VECTORS, shared_cases
+from model_helpers import tflm_reference
 
 from armsim import arena, model, modelgen, prepare, profiler
 from armsim.cli.main import main
@@ -16,9 +18,6 @@ from armsim.cpu import machine
 from armsim.kernels import oracle
 from armsim.kernels.harness import run_case
 from armsim.model import ModelError
-
-from conftest import MEASURED_BUILD, REFERENCE, VECTORS, shared_cases
-from model_helpers import tflm_reference
 
 FILES = (shared_cases(VECTORS, "svdf") + shared_cases(VECTORS, "svdf_state_s16")
          + shared_cases(REFERENCE, "svdf"))
@@ -97,13 +96,13 @@ def _svdf_model(state_dtype, rank, batch=1, size=12, units=4, memory=5, seed=4, 
 
 
 MODELS = {
-    "int8_rank1": dict(state_dtype="int8", rank=1),
-    "int8_rank2_batch2": dict(state_dtype="int8", rank=2, batch=2, memory=6),
-    "int16_rank1": dict(state_dtype="int16", rank=1, memory=8),
-    "int16_rank3_batch2": dict(state_dtype="int16", rank=3, batch=2, memory=7, size=9),
+    "int8_rank1": {"state_dtype": "int8", "rank": 1},
+    "int8_rank2_batch2": {"state_dtype": "int8", "rank": 2, "batch": 2, "memory": 6},
+    "int16_rank1": {"state_dtype": "int16", "rank": 1, "memory": 8},
+    "int16_rank3_batch2": {"state_dtype": "int16", "rank": 3, "batch": 2, "memory": 7, "size": 9},
     # TFLM's int8 SVDF (both kernels) ignores the fused activation
-    "int8_relu": dict(state_dtype="int8", rank=1, activation="RELU", out_zero_point=-20),
-    "int16_relu6": dict(state_dtype="int16", rank=2, activation="RELU6"),
+    "int8_relu": {"state_dtype": "int8", "rank": 1, "activation": "RELU", "out_zero_point": -20},
+    "int16_relu6": {"state_dtype": "int16", "rank": 2, "activation": "RELU6"},
 }
 
 
@@ -173,8 +172,8 @@ def test_prepare_refuses_a_missing_bias_and_a_non_variable_state():
     g.ops[-1].inputs[3] = -1
     with pytest.raises(ModelError, match=r"svdf.tflite: .*no bias"):
         prepare.prepare(model.parse(g.build(), "svdf.tflite"))
-    g.ops[-1].inputs[3] = [t for t, tensor in enumerate(g.tensors)
-                           if tensor.name.endswith("/bias")][0]
+    g.ops[-1].inputs[3] = next(t for t, tensor in enumerate(g.tensors)
+                                if tensor.name.endswith("/bias"))
     g.tensors[g.ops[-1].inputs[4]].is_variable = False
     with pytest.raises(ModelError, match="svdf_0/state"):     # the loader's check names it
         prepare.prepare(model.parse(g.build(), "svdf.tflite"))

@@ -7,14 +7,13 @@ import json
 
 import numpy as np
 import pytest
+from conftest import MEASURED_BUILD, REFERENCE, VECTORS, shared_cases
+from model_helpers import tflm_reference
 
 from armsim import arena, model, modelgen, prepare, profiler
 from armsim.kernels.families.transpose_conv import buffer_sizes
 from armsim.kernels.harness import CaseError, run_case
 from armsim.model import ModelError
-
-from conftest import MEASURED_BUILD, REFERENCE, VECTORS, shared_cases
-from model_helpers import tflm_reference
 
 FAMILY = "transpose_conv"
 VECTOR_FILES = shared_cases(VECTORS, FAMILY)
@@ -87,14 +86,14 @@ def _model(shape, out_channels, seed=3, **options):
 
 
 MODELS = {
-    "same_s2": ((1, 4, 5, 3), 4, dict(kernel=(3, 3), stride=(2, 2), padding="SAME")),
-    "valid_s1x2": ((1, 4, 5, 3), 4, dict(kernel=(3, 2), stride=(1, 2), padding="VALID")),
-    "valid_s2_no_bias": ((1, 3, 4, 5), 3, dict(kernel=(2, 2), stride=(2, 2), padding="VALID",
-                                               use_bias=False)),
-    "same_s3_batch2": ((2, 3, 3, 6), 5, dict(kernel=(4, 3), stride=(3, 3), padding="SAME")),
-    "reverse_same_s2": ((1, 3, 3, 20), 4, dict(kernel=(3, 3), stride=(2, 2), padding="SAME")),
-    "reverse_valid_s1": ((1, 4, 3, 17), 3, dict(kernel=(2, 3), stride=(1, 1), padding="VALID",
-                                                out_zero_point=9)),
+    "same_s2": ((1, 4, 5, 3), 4, {"kernel": (3, 3), "stride": (2, 2), "padding": "SAME"}),
+    "valid_s1x2": ((1, 4, 5, 3), 4, {"kernel": (3, 2), "stride": (1, 2), "padding": "VALID"}),
+    "valid_s2_no_bias": ((1, 3, 4, 5), 3, {"kernel": (2, 2), "stride": (2, 2), "padding": "VALID",
+                                               "use_bias": False}),
+    "same_s3_batch2": ((2, 3, 3, 6), 5, {"kernel": (4, 3), "stride": (3, 3), "padding": "SAME"}),
+    "reverse_same_s2": ((1, 3, 3, 20), 4, {"kernel": (3, 3), "stride": (2, 2), "padding": "SAME"}),
+    "reverse_valid_s1": ((1, 4, 3, 17), 3, {"kernel": (2, 3), "stride": (1, 1), "padding": "VALID",
+                                                "out_zero_point": 9}),
 }
 
 
@@ -138,10 +137,11 @@ def test_output_shape_operand_must_match_the_output_tensor():
     g = modelgen.Graph(seed=1)
     x = g.input((1, 3, 3, 2), scale=0.05, zero_point=0)
     g.output(g.transpose_conv(x, 2, kernel=(3, 3), stride=(2, 2), padding="SAME"))
-    shape_tensor = [t for t in g.tensors if t.name.endswith("/output_shape")][0]
+    shape_tensor = next(t for t in g.tensors if t.name.endswith("/output_shape"))
     shape_tensor.data = np.array([1, 7, 6, 2], np.int32)
     m = model.parse(g.build(), "bad_shape.tflite")
-    with pytest.raises(ModelError, match=r"bad_shape.tflite: .*output shape operand \[1, 7, 6, 2\]"):
+    message = r"bad_shape.tflite: .*output shape operand \[1, 7, 6, 2\]"
+    with pytest.raises(ModelError, match=message):
         prepare.prepare(m)
 
 

@@ -23,9 +23,17 @@ import numpy as np
 
 from armsim.kernels.tflm.quantization_util import QuantizationError, quantize_multiplier
 from armsim.operators import EvalGlue, Operator
-from armsim.operators.common import (Step, case_tag, error, input_tensor, require_int8,
-                                     require_rank, tensor_scale, tensor_zero_point,
-                                     weights_values)
+from armsim.operators.common import (
+    Step,
+    case_tag,
+    error,
+    input_tensor,
+    require_int8,
+    require_rank,
+    tensor_scale,
+    tensor_zero_point,
+    weights_values,
+)
 
 _STATE_TYPES = {"INT8": ("svdf", np.int8, (-128, 127)),
                 "INT16": ("svdf_state_s16", np.int16, (-32768, 32767))}

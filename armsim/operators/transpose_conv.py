@@ -17,10 +17,20 @@ does on TFLM.
 import numpy as np
 
 from armsim.operators import EvalGlue, Operator
-from armsim.operators.common import (Step, activation_range, bias_values, case_tag, dims,
-                                     error, input_tensor, per_channel_multipliers,
-                                     require_int8, require_rank, tensor_zero_point,
-                                     weights_values)
+from armsim.operators.common import (
+    Step,
+    activation_range,
+    bias_values,
+    case_tag,
+    dims,
+    error,
+    input_tensor,
+    per_channel_multipliers,
+    require_int8,
+    require_rank,
+    tensor_zero_point,
+    weights_values,
+)
 
 
 def _padding(pad_code, stride, out_size, filt):

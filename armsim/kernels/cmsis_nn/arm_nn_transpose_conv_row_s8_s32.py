@@ -26,9 +26,33 @@ measured per-function counts of ../shared/reference tconv_s8_6x6x8_o8_k3_s2 (dsp
 scalar_O2 120,396 instructions in this function), not read off a disassembly.
 """
 from armsim.cpu.kernel import kernel
-from armsim.cpu.ops import (add, b, bcc, cbz, cmp, ldr, ldr_sp, ldrd_sp, ldrsb, mla, mov, mul,
-                            pkhbt, pop_pc, push, sdiv, mls, smlad, str_, str_sp, strd_sp, sub,
-                            sxtab16, sxtb16, sxth)
+from armsim.cpu.ops import (
+    add,
+    b,
+    bcc,
+    cbz,
+    cmp,
+    ldr,
+    ldr_sp,
+    ldrd_sp,
+    ldrsb,
+    mla,
+    mls,
+    mov,
+    mul,
+    pkhbt,
+    pop_pc,
+    push,
+    sdiv,
+    smlad,
+    str_,
+    str_sp,
+    strd_sp,
+    sub,
+    sxtab16,
+    sxtb16,
+    sxth,
+)
 
 
 @kernel(inline=True)

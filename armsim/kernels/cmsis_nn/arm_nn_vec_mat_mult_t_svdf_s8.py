@@ -18,8 +18,28 @@ structure.  There is no measured count of this kernel in ../shared (the svdf_sta
 family has vectors only), so the instructions around the MACs are not calibrated.
 """
 from armsim.cpu.kernel import kernel
-from armsim.cpu.ops import (add, asr, bcc, cmp, ldr, ldr_sp, ldrsb, mla, mov, pkhbt, pop_pc,
-                            push, ror, smlad, smull, strh, sub, sxtab16, sxtb16, sxth)
+from armsim.cpu.ops import (
+    add,
+    asr,
+    bcc,
+    cmp,
+    ldr,
+    ldr_sp,
+    ldrsb,
+    mla,
+    mov,
+    pkhbt,
+    pop_pc,
+    push,
+    ror,
+    smlad,
+    smull,
+    strh,
+    sub,
+    sxtab16,
+    sxtb16,
+    sxth,
+)
 from armsim.kernels.minmax import max_lt, min_gt
 
 from .arm_nn_requantize import arm_nn_requantize

@@ -28,9 +28,32 @@ compiles the int8 x int8 remainder MAC of the DSP build as SMLABB (measured), ML
 plain-C build.
 """
 from armsim.cpu.kernel import kernel
-from armsim.cpu.ops import (add, asr, b, bcc, bl, cbz, cmp, ldr, ldr_sp, ldrd_sp, ldrsb, mla, mov,
-                            mul, pop_pc, push, sdiv, smlabb, smlad, str_, str_sp, strb, strd_sp,
-                            sub)
+from armsim.cpu.ops import (
+    add,
+    asr,
+    b,
+    bcc,
+    bl,
+    cbz,
+    cmp,
+    ldr,
+    ldr_sp,
+    ldrd_sp,
+    ldrsb,
+    mla,
+    mov,
+    mul,
+    pop_pc,
+    push,
+    sdiv,
+    smlabb,
+    smlad,
+    str_,
+    str_sp,
+    strb,
+    strd_sp,
+    sub,
+)
 from armsim.kernels.libc import memmove
 from armsim.kernels.minmax import max_lt, min_gt
 

@@ -12,8 +12,27 @@ There is no measured count of this function in ../shared (the svdf_state_s16 fam
 vectors only): its bookkeeping mirrors arm_svdf_s8's fitted one, uncalibrated here.
 """
 from armsim.cpu.kernel import kernel
-from armsim.cpu.ops import (add, asr, bcc, bl, cbz, cmp, ldr, ldr_sp, ldrsh, mla, mov, mul,
-                            pop_pc, push, sdiv, smlad, str_, str_sp, sub)
+from armsim.cpu.ops import (
+    add,
+    asr,
+    bcc,
+    bl,
+    cbz,
+    cmp,
+    ldr,
+    ldr_sp,
+    ldrsh,
+    mla,
+    mov,
+    mul,
+    pop_pc,
+    push,
+    sdiv,
+    smlad,
+    str_,
+    str_sp,
+    sub,
+)
 from armsim.kernels.libc import memmove
 
 from .arm_nn_vec_mat_mult_t_svdf_s8 import arm_nn_vec_mat_mult_t_svdf_s8

@@ -25,8 +25,25 @@ bookkeeping and stack traffic around them are fitted to the measured per-functio
 in this function), not read off a disassembly.
 """
 from armsim.cpu.kernel import kernel
-from armsim.cpu.ops import (add, bcc, bl, cbz, cmp, ldr, ldr_sp, mla, mls, mov, mul, pop_pc,
-                            push, sdiv, str_sp, strb, sub)
+from armsim.cpu.ops import (
+    add,
+    bcc,
+    bl,
+    cbz,
+    cmp,
+    ldr,
+    ldr_sp,
+    mla,
+    mls,
+    mov,
+    mul,
+    pop_pc,
+    push,
+    sdiv,
+    str_sp,
+    strb,
+    sub,
+)
 from armsim.kernels.libc import memcpy, memset
 from armsim.kernels.minmax import max_lt, min_gt
 

@@ -17,7 +17,21 @@ scalar_O2 1,276 instructions for 72 taps); the tail-call path to tconv_s8_6x6x8_
 (38 / 43).  Not read off a disassembly.
 """
 from armsim.cpu.kernel import kernel
-from armsim.cpu.ops import add, b, bcc, bl, cbz, cmp, ldr_sp, mov, mul, pop_pc, push, str_sp, sub
+from armsim.cpu.ops import (
+    add,
+    b,
+    bcc,
+    bl,
+    cbz,
+    cmp,
+    ldr_sp,
+    mov,
+    mul,
+    pop_pc,
+    push,
+    str_sp,
+    sub,
+)
 from armsim.kernels.libc import memcpy
 
 from .arm_convolve_s8 import convolve_s8_body

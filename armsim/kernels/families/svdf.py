@@ -13,8 +13,11 @@ from armsim.cpu.kernel import run
 from armsim.kernels import oracle
 from armsim.kernels.cmsis_nn.arm_svdf_s8 import arm_svdf_s8
 from armsim.kernels.harness import CaseError
-from armsim.kernels.tflm.svdf import (reference_buffer_size,  # noqa: F401
-                                      reference_buffer_sizes, run_reference)
+from armsim.kernels.tflm.svdf import (  # noqa: F401
+    reference_buffer_size,
+    reference_buffer_sizes,
+    run_reference,
+)
 
 FUNCTIONS = ("arm_svdf_s8",)
 ARRAYS = {"state": ("sram", np.int8), "weights_feature": ("flash", np.int8),

@@ -5,10 +5,17 @@ import numpy as np
 
 from armsim.kernels import oracle
 from armsim.kernels.cmsis_nn.arm_svdf_state_s16_s8 import arm_svdf_state_s16_s8
-from armsim.kernels.families.svdf import (buffer_size, buffer_sizes, output_count,  # noqa: F401
-                                          run_steps)
-from armsim.kernels.tflm.svdf import (reference_buffer_size,  # noqa: F401
-                                      reference_buffer_sizes, run_reference)
+from armsim.kernels.families.svdf import (  # noqa: F401
+    buffer_size,
+    buffer_sizes,
+    output_count,
+    run_steps,
+)
+from armsim.kernels.tflm.svdf import (  # noqa: F401
+    reference_buffer_size,
+    reference_buffer_sizes,
+    run_reference,
+)
 
 FUNCTIONS = ("arm_svdf_state_s16_s8",)
 ARRAYS = {"state": ("sram", np.int16), "weights_feature": ("flash", np.int8),

@@ -13,12 +13,15 @@ from armsim.kernels import oracle
 from armsim.kernels.cmsis_nn import arm_convolve_s8 as conv_mod
 from armsim.kernels.cmsis_nn import arm_transpose_conv_wrapper_s8 as wrapper_mod
 from armsim.kernels.cmsis_nn.arm_transpose_conv_get_buffer_sizes_s8 import (
-    arm_transpose_conv_s8_get_buffer_size, arm_transpose_conv_s8_get_reverse_conv_buffer_size)
+    arm_transpose_conv_s8_get_buffer_size,
+    arm_transpose_conv_s8_get_reverse_conv_buffer_size,
+)
 from armsim.kernels.cmsis_nn.arm_transpose_conv_s8 import arm_transpose_conv_s8
-from armsim.kernels.cmsis_nn.arm_transpose_conv_wrapper_s8 import arm_transpose_conv_wrapper_s8
+from armsim.kernels.cmsis_nn.arm_transpose_conv_wrapper_s8 import (
+    arm_transpose_conv_wrapper_s8,
+)
 from armsim.kernels.harness import CaseError
-from armsim.kernels.tflm.transpose_conv import (reference_buffer_size,  # noqa: F401
-                                                run_reference)
+from armsim.kernels.tflm.transpose_conv import reference_buffer_size, run_reference  # noqa: F401
 
 WRAPPER = "arm_transpose_conv_wrapper_s8"
 LEAF = "arm_transpose_conv_s8"

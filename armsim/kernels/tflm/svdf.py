@@ -13,8 +13,27 @@ called function, `common`); the stack traffic per loop level is estimated: there
 measured count of this kernel in ../shared and it was not read off a disassembly.
 """
 from armsim.cpu.kernel import kernel, run
-from armsim.cpu.ops import (add, bcc, bl, cbz, cmp, ldr, ldr_sp, ldrsb, ldrsh, mla, mov, pop_pc,
-                            push, sdiv, str_, str_sp, strb, strh, sub)
+from armsim.cpu.ops import (
+    add,
+    bcc,
+    bl,
+    cbz,
+    cmp,
+    ldr,
+    ldr_sp,
+    ldrsb,
+    ldrsh,
+    mla,
+    mov,
+    pop_pc,
+    push,
+    sdiv,
+    str_,
+    str_sp,
+    strb,
+    strh,
+    sub,
+)
 from armsim.kernels.minmax import max_lt, min_ge
 from armsim.kernels.tflm.common import MBQM, MultiplyByQuantizedMultiplier
 

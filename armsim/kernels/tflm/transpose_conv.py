@@ -18,8 +18,25 @@ estimated: there is no measured count of this kernel in ../shared, and it was no
 a disassembly.  MultiplyByQuantizedMultiplier is the called function (`common`).
 """
 from armsim.cpu.kernel import kernel, run
-from armsim.cpu.ops import (add, bcc, bl, cbz, cmp, ldr, ldr_sp, ldrsb, mla, mov, mul, pop_pc,
-                            push, str_, str_sp, strb, sub)
+from armsim.cpu.ops import (
+    add,
+    bcc,
+    bl,
+    cbz,
+    cmp,
+    ldr,
+    ldr_sp,
+    ldrsb,
+    mla,
+    mov,
+    mul,
+    pop_pc,
+    push,
+    str_,
+    str_sp,
+    strb,
+    sub,
+)
 from armsim.kernels.libc import memset
 from armsim.kernels.minmax import max_lt, min_ge
 from armsim.kernels.tflm.common import MBQM, MultiplyByQuantizedMultiplier
