@@ -154,3 +154,21 @@ def test_arena_scratch_buffers_as_tflm_requests_them():
     assert simd == [ctx, rev]
     ref = [b.size for b in arena.plan(m, [step], "reference").buffers if b.kind == "scratch"]
     assert ref == [6 * 6 * 4 * 4]                        # output flat size * sizeof(int32)
+
+
+def test_buffer_size_quirk_overflows_the_scratch():
+    """arm_transpose_conv_s8_get_buffer_size takes MAX(filter w, stride.h) where the kernel
+    uses MAX(filter w, stride.w): with a filter narrower than stride.w > stride.h, TFLM's
+    buffer is too small and the kernel writes past it (on a device: into the arena).  The
+    simulator reports that write as a HardFault; the reference path is unaffected."""
+    from armsim.cpu import machine
+    g = modelgen.Graph(seed=3)
+    x = g.input((1, 3, 4, 3), scale=0.05, zero_point=-4)
+    g.output(g.transpose_conv(x, 4, kernel=(3, 1), stride=(1, 2), padding="VALID"))
+    data = g.build()
+    m = model.parse(data, "quirk.tflite")
+    (xi,) = profiler.random_inputs(m, seed=1)
+    with pytest.raises(machine.MemoryFault, match="outside every region"):
+        profiler.run(m, "simd", inputs=[xi])
+    assert np.array_equal(profiler.run(m, "reference", inputs=[xi]).outputs[0],
+                          tflm_reference(data, xi))
