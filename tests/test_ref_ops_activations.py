@@ -1,4 +1,4 @@
-"""RELU, RELU6, LEAKY_RELU and ABS (int8) on TFLM's counted reference kernels: one-op models built
+"""RELU, RELU6, LEAKY_RELU, ABS and HARD_SWISH (int8) on TFLM's counted reference kernels: one-op models built
 with armsim.modelgen, every int8 input value, bit-exact with the TFLM interpreter on all three
 paths, each op simulated (counted), and the Prepare refusals TFLM makes."""
 import numpy as np
@@ -50,6 +50,20 @@ MODELS = {
         (BO.ABS, 0.04, 7, None),              # same scale: no rescale
         (BO.ABS, 0.03, -128, None),           # rescaled, clamps at 127
         (BO.ABS, 0.08, -5, None),
+    ]),
+    "hard_swish": ((0.05, -10), [
+        (BO.HARD_SWISH, 0.03, -100, None),    # reluish exponent > 0
+        (BO.HARD_SWISH, 0.05, -10, None),
+    ]),
+    "hard_swish_fine": ((0.002, 20), [
+        (BO.HARD_SWISH, 0.001, 5, None),      # reluish exponent < 0
+        (BO.HARD_SWISH, 0.2, -128, None),     # a coarse output
+    ]),
+    "hard_swish_unit": ((0.008, -3), [
+        (BO.HARD_SWISH, 0.01, 0, None),       # reluish exponent 0
+    ]),
+    "hard_swish_coarse": ((0.4, 127), [
+        (BO.HARD_SWISH, 0.3, 0, None),        # zero point 127: hires reaches -32768
     ]),
     "leaky_relu": ((0.04, 7), [
         (BO.LEAKY_RELU, 0.04, 7, leaky(0.1)),
