@@ -65,6 +65,15 @@ MODELS = {
     "hard_swish_coarse": ((0.4, 127), [
         (BO.HARD_SWISH, 0.3, 0, None),        # zero point 127: hires reaches -32768
     ]),
+    "logistic": ((0.05, -10), [
+        (BO.LOGISTIC, 1 / 256, -128, None),
+    ]),
+    "logistic_wide": ((0.2, 30), [
+        (BO.LOGISTIC, 1 / 256, -128, None),   # most inputs beyond the radius
+    ]),
+    "logistic_fine": ((0.004, -128), [
+        (BO.LOGISTIC, 1 / 256, -128, None),
+    ]),
     "leaky_relu": ((0.04, 7), [
         (BO.LEAKY_RELU, 0.04, 7, leaky(0.1)),
         (BO.LEAKY_RELU, 0.02, -30, leaky(0.3)),
@@ -120,3 +129,11 @@ def test_relu_counts_follow_the_clamp():
     low = profiler.run(m, "reference", inputs=[np.full((1, 256), -100, np.int8)])
     high = profiler.run(m, "reference", inputs=[np.full((1, 256), 100, np.int8)])
     assert low.ops[0].mnemonics.get("mov", 0) != high.ops[0].mnemonics.get("mov", 0)
+
+
+def test_logistic_output_zero_point_must_be_minus_128():
+    g = modelgen.Graph()
+    x = g.input((1, 8), scale=0.05, zero_point=0)
+    g.output(unary(g, BO.LOGISTIC, x, 1 / 256, 0))
+    with pytest.raises(ModelError, match="LOGISTIC.*requires -128"):
+        prepare.prepare(model.parse(g.build(), "logistic_zp.tflite"))
