@@ -77,13 +77,14 @@ class Configuration:
         parts = [f"{self.board}: {self.core} @ {self.clock_mhz:g} MHz",
                  f"weights in {placement['flash']} ({mems[placement['flash']].wait_states} ws)",
                  f"arena in {placement['sram']} ({mems[placement['sram']].wait_states} ws)"]
-        caches = [c.name for c in self._caches()]
+        caches = [c.name for c in self.caches()]
         parts.append("caches: " + (", ".join(caches) if caches else "none"))
         if self.overrides:
             parts.append("overridden: " + ", ".join(self.overrides))
         return "; ".join(parts)
 
-    def _caches(self):
+    def caches(self):
+        """The distinct caches of this configuration (instruction and data)."""
         seen = []
         for c in [self.memory.fetch.cache] + [m.data_cache for m in self.memory.memories.values()]:
             if c is not None and c not in seen:

@@ -130,40 +130,34 @@ def main():
     args = ap.parse_args()
     wanted, wanted_boards = args.models.split(","), args.boards.split(",")
     models, rows, started = {}, [], time.perf_counter()
+    print("armsim (simd path, input_0.npy) with board presets vs published MLPerf Tiny latencies")
+    print(f"{'model':5s} {'board':14s} {'MHz':>4s} {'published ms':>12s} {'pub. Mcycles':>12s} "
+          f"{'armsim 0-ws':>12s} {'diff':>7s} {'armsim board':>12s} {'diff':>7s} "
+          f"{'data':>9s} {'stack':>9s} {'fetch':>7s}", flush=True)
     for pub in MEASUREMENTS:
         if pub.model not in wanted or pub.board not in wanted_boards:
             continue
         config = boards.configure(pub.board)
-        zero = _run(pub.model, config, models, board=False)[0]
+        zero = _run(pub.model, config, models, board=False)[0].cycles
         prof, terms = _run(pub.model, config, models)
-        rows.append((pub, config, zero.cycles, prof.cycles, terms))
-        variants = []
-        if args.sensitivity and pub.board == "ek-ra6m4":
-            for label, change in SENSITIVITY:
-                variants.append((label, _run(pub.model, _variant(config, **change), models)[0]
-                                 .cycles))
-        rows[-1] += (variants,)
-
-    print("armsim (simd path, input_0.npy) with board presets vs published MLPerf Tiny latencies")
-    print(f"{'model':5s} {'board':14s} {'MHz':>4s} {'published ms':>12s} {'pub. Mcycles':>12s} "
-          f"{'armsim 0-ws':>12s} {'diff':>7s} {'armsim board':>12s} {'diff':>7s} "
-          f"{'data':>9s} {'stack':>9s} {'fetch':>7s}")
-    for pub, config, zero, board_cycles, terms, variants in rows:
+        rows.append(pub)
         published = pub.latency_ms * config.clock_mhz * 1e3
         print(f"{pub.model:5s} {pub.board:14s} {config.clock_mhz:4.0f} {pub.latency_ms:12.3f} "
               f"{published / 1e6:12.3f} {zero / 1e6:12.3f} {_diff(zero, published)} "
-              f"{board_cycles / 1e6:12.3f} {_diff(board_cycles, published)} "
+              f"{prof.cycles / 1e6:12.3f} {_diff(prof.cycles, published)} "
               f"{terms['data_memory']:9,d} {terms['stack_memory']:9,d} "
-              f"{terms['instruction_fetch']:7,d}")
-        for label, cycles in variants:
-            print(f"{'':5s} {'  ' + label:34s} {'':12s} {'':12s} {'':7s} {cycles / 1e6:12.3f} "
-                  f"{_diff(cycles, published)}")
+              f"{terms['instruction_fetch']:7,d}", flush=True)
+        if args.sensitivity and pub.board == "ek-ra6m4":
+            for label, change in SENSITIVITY:
+                cycles = _run(pub.model, _variant(config, **change), models)[0].cycles
+                print(f"{'':5s} {'  ' + label:34s} {'':12s} {'':12s} {'':7s} "
+                      f"{cycles / 1e6:12.3f} {_diff(cycles, published)}", flush=True)
     print("\nsources and builds")
-    for pub, config, *_ in rows:
+    for pub in rows:
         print(f"  {pub.model}/{pub.board}: {pub.inferences_per_s} inf./s, {pub.source}")
-    for board in sorted({pub.board for pub, *_ in rows}):
+    for board in sorted({pub.board for pub in rows}):
         config = boards.configure(board)
-        build = next(pub.build for pub, *_ in rows if pub.board == board)
+        build = next(pub.build for pub in rows if pub.board == board)
         print(f"  {board}: {config.describe()}\n    board firmware: {build}")
     print("  armsim: TFLM 90b983c + CMSIS-NN 99f736a as compiled by arm-none-eabi-gcc 12.2 -O2 "
           "(../shared/models/README.md), simd path")

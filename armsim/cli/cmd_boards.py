@@ -18,7 +18,7 @@ def boards_command(name):
         for board in boards.BOARDS.values():
             config = boards.configure(board.name)
             mems = config.memory.memories
-            caches = ", ".join(c.name for c in config._caches()) or "none"
+            caches = ", ".join(c.name for c in config.caches()) or "none"
             t.add_row(board.name, board.core, f"{board.clock_mhz:g}",
                       str(mems["flash"].wait_states), str(mems["sram"].wait_states), caches,
                       board.title)
