@@ -1,0 +1,60 @@
+"""Cold numba compile cost of kernel families: each family's first case run on each path in
+a fresh process with an empty cache (ARMSIM_CACHE_DIR set to a new temporary directory),
+reported as the child's user + system CPU seconds (wall time on a shared machine says
+little).  A family's figure includes the kernels it shares with families run before it
+in the same process only if they were not compiled yet, so run one family per call to
+see its whole cost, or several in a row to see what each adds.
+
+    python benchmarks/bench_cold_compile.py transpose_conv svdf svdf_state_s16
+
+Figures (2026-11-23, 2-core VM shared with other jobs), the command above: transpose_conv
+47 s (simd: the wrapper with both of its paths, arm_convolve_s8 and its GEMM kernels,
+libc) + 5 s (reference), svdf 14 + 2 s, svdf_state_s16 6 + 0 s (the reference kernel is
+svdf's); total 73 s user + 3 s system CPU.  The scalar path runs the simd build's compiled
+code (`m.dsp` is a runtime flag).
+"""
+import json
+import os
+import resource
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+SHARED = ROOT.parent / "shared"
+PATHS = ("simd", "reference")
+
+CHILD = """
+import json, sys, time
+from armsim.kernels.harness import run_case
+for path in sys.argv[1:]:
+    case = json.loads(open(path).read())
+    for build in %r:
+        t0 = time.process_time()
+        run_case(case, build)
+        print(case["family"], build, round(time.process_time() - t0, 1), flush=True)
+""" % (PATHS,)
+
+
+def first_case(family):
+    for directory in ("reference", "cmsis_nn_vectors"):
+        for p in sorted((SHARED / directory).glob("*.json")):
+            if json.loads(p.read_text())["family"] == family:
+                return p
+    sys.exit(f"no case of family {family!r} in {SHARED}")
+
+
+def main(families):
+    files = [str(first_case(f)) for f in families]
+    with tempfile.TemporaryDirectory() as cache:
+        env = dict(os.environ, ARMSIM_CACHE_DIR=cache)
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
+        subprocess.run([sys.executable, "-c", CHILD, *files], env=env, check=True, cwd=ROOT)
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    print(f"total: {after.ru_utime - before.ru_utime:.0f} s user + "
+          f"{after.ru_stime - before.ru_stime:.0f} s system CPU")
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:] or ["transpose_conv", "svdf", "svdf_state_s16"])
