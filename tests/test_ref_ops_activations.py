@@ -1,4 +1,4 @@
-"""RELU, RELU6, LEAKY_RELU, ABS and HARD_SWISH (int8) on TFLM's counted reference kernels: one-op models built
+"""RELU, RELU6, LEAKY_RELU, ABS, HARD_SWISH, LOGISTIC and TANH (int8) on TFLM's counted reference kernels: one-op models built
 with armsim.modelgen, every int8 input value, bit-exact with the TFLM interpreter on all three
 paths, each op simulated (counted), and the Prepare refusals TFLM makes."""
 import numpy as np
@@ -73,6 +73,15 @@ MODELS = {
     ]),
     "logistic_fine": ((0.004, -128), [
         (BO.LOGISTIC, 1 / 256, -128, None),
+    ]),
+    "tanh": ((0.03, 5), [
+        (BO.TANH, 1 / 128, 0, None),
+    ]),
+    "tanh_wide": ((0.1, -40), [
+        (BO.TANH, 1 / 128, 0, None),          # most inputs beyond the radius
+    ]),
+    "tanh_fine": ((0.002, 0), [
+        (BO.TANH, 0.5, 9, None),              # output quantization not read by TFLM
     ]),
     "leaky_relu": ((0.04, 7), [
         (BO.LEAKY_RELU, 0.04, 7, leaky(0.1)),
