@@ -25,16 +25,16 @@ ROOT = Path(__file__).resolve().parents[1]
 SHARED = ROOT.parent / "shared"
 PATHS = ("simd", "reference")
 
-CHILD = """
+CHILD = f"""
 import json, sys, time
 from armsim.kernels.harness import run_case
 for path in sys.argv[1:]:
     case = json.loads(open(path).read())
-    for build in %r:
+    for build in {PATHS!r}:
         t0 = time.process_time()
         run_case(case, build)
         print(case["family"], build, round(time.process_time() - t0, 1), flush=True)
-""" % (PATHS,)
+"""
 
 
 def first_case(family):
