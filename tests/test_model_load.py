@@ -126,9 +126,9 @@ def test_unknown_and_unsupported_ops(tmp_path):
     g.ops[1].code = 250                                  # no such builtin
     assert "unknown builtin op code 250" in _error(tmp_path, g.build())
     g = tiny_graph()
-    g.ops[1].code = tflite.BuiltinOperator.TANH          # given RESHAPE's two inputs
+    g.ops[1].code = tflite.BuiltinOperator.ELU           # given RESHAPE's two inputs
     msg = _error(tmp_path, g.build())
-    assert "op 1 TANH: TFLM cannot run this op" in msg and "NumInputs" in msg
+    assert "op 1 ELU: TFLM cannot run this op" in msg and "NumInputs" in msg
 
 
 def test_op_version_out_of_range(tmp_path):
