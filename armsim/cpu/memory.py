@@ -37,10 +37,10 @@ the code's share of a unified cache, DMA.
 from dataclasses import dataclass, field, fields, replace
 
 import numpy as np
-from numba import njit
 
 from . import machine
 from .instructions import CLASS_INDEX
+from .jit import jit
 
 GRANULE_BYTES = 1 << machine.GRANULE_SHIFT
 
@@ -148,7 +148,7 @@ class MemorySystem:
 
 # --- the LRU replay ------------------------------------------------------------------------
 
-@njit(cache=True)
+@jit
 def _lru_misses(granules, granule_shift, sets, ways):
     """Misses of `granules` (16-byte units, in access order) in an LRU cache of `sets` x
     `ways` lines of 16 << `granule_shift` bytes.  tags[s, 0] is the most recently used."""

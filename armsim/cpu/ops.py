@@ -12,7 +12,7 @@ Kernel code reads like the compiled C: ``sum = smlad(m, a, b, sum)`` is ``SMLAD`
 pointer post-increments fold into the load/store (``LDR r0, [r1], #4``) and are not
 separate instructions; loop bookkeeping is issued explicitly (``cmp``, ``bcc``).
 """
-from numba import njit, types
+from numba import types
 from numba.extending import overload
 
 from . import isa
@@ -303,7 +303,7 @@ def _record_granules_compiled(trace, first, last):
     return _append_granules
 
 
-@njit(inline="always")
+@jit(inline="numba", cache=False)
 def _record(m, region, address, nbytes):
     """Trace a load from a traced region (`machine.TRACED_REGIONS`) when `m` records loads."""
     if m.rtab[region, 3]:
