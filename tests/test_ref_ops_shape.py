@@ -127,8 +127,30 @@ def _split(g):
         split_v(g, x, 1, [1, 3, 2]) + split_v(g, x, -1, [3, 1]) + split_v(g, x, 0, [2])
 
 
+def depth_space(g, x, block, to_space):
+    n, h, w, c = g.shape(x)
+    shape = (n, h * block, w * block, c // block // block) if to_space else \
+        (n, h // block, w // block, c * block * block)
+    y = g.tensor(shape, "int8", *g.quant(x))
+    if to_space:
+        opts = (OPT.DepthToSpaceOptions, (tflite.DepthToSpaceOptionsStart, [
+            (tflite.DepthToSpaceOptionsAddBlockSize, block)], tflite.DepthToSpaceOptionsEnd))
+    else:
+        opts = (OPT.SpaceToDepthOptions, (tflite.SpaceToDepthOptionsStart, [
+            (tflite.SpaceToDepthOptionsAddBlockSize, block)], tflite.SpaceToDepthOptionsEnd))
+    return g._op(BO.DEPTH_TO_SPACE if to_space else BO.SPACE_TO_DEPTH, [x], [y], *opts)
+
+
+def _depth_space(g):
+    x = g.input((2, 3, 2, 8), scale=0.1, zero_point=3)
+    s = g.input((1, 6, 4, 3), scale=0.1, zero_point=3)
+    return [depth_space(g, x, 2, True), depth_space(g, x, 1, True),
+            depth_space(g, s, 2, False), depth_space(g, s, 1, False),
+            depth_space(g, g.input((1, 3, 3, 2), scale=0.1), 3, False)]
+
+
 BUILDERS = {f.__name__.strip("_"): f for f in (_expand_dims, _slice, _slice_ranks, _shape,
-                                                _pack, _unpack, _split)}
+                                                _pack, _unpack, _split, _depth_space)}
 
 
 @pytest.fixture(scope="module", params=sorted(BUILDERS))
@@ -219,3 +241,32 @@ def test_shape_pack_unpack_split_refusals():
     _refused(unpack_num, "UNPACK.*Num = 2")
     _refused(split_axis, "SPLIT.*axis 3 out of range")
     _refused(split_variable_axis, "SPLIT.*not constant")
+
+
+def test_depth_space_refusals():
+    def d2s_channels(g, x):
+        y = g.tensor((2, 6, 8, 1), "int8", 0.1, 0)
+        return depth_space_raw(g, x, y, 2, True)
+
+    def s2d_height(g, x):
+        y = g.tensor((2, 1, 2, 16), "int8", 0.1, 0)
+        return depth_space_raw(g, x, y, 2, False)
+
+    def s2d_zero_block(g, x):
+        y = g.tensor((2, 3, 4), "int8", 0.1, 0)
+        return depth_space_raw(g, x, y, 0, False)
+    _refused(lambda g, x: d2s_channels(g, g.input((2, 3, 4, 2), scale=0.1)),
+             "DEPTH_TO_SPACE.*multiple of block_size")
+    _refused(lambda g, x: s2d_height(g, g.input((2, 3, 4, 4), scale=0.1)),
+             "SPACE_TO_DEPTH.*multiple of block_size")
+    _refused(lambda g, x: s2d_zero_block(g, g.input((1, 2, 3, 4), scale=0.1)),
+             "SPACE_TO_DEPTH.*block_size 0")
+
+
+def depth_space_raw(g, x, y, block, to_space):
+    code, opt, start, add, end = (
+        (BO.DEPTH_TO_SPACE, OPT.DepthToSpaceOptions, tflite.DepthToSpaceOptionsStart,
+         tflite.DepthToSpaceOptionsAddBlockSize, tflite.DepthToSpaceOptionsEnd) if to_space
+        else (BO.SPACE_TO_DEPTH, OPT.SpaceToDepthOptions, tflite.SpaceToDepthOptionsStart,
+              tflite.SpaceToDepthOptionsAddBlockSize, tflite.SpaceToDepthOptionsEnd))
+    return g._op(code, [x], [y], opt, (start, [(add, block)], end))
