@@ -30,7 +30,7 @@ import numpy as np
 from armsim import model as model_mod
 from armsim import prepare as prepare_mod
 from armsim import profiler, tflm_host
-from armsim.cpu.kernel import Tracer
+from armsim.cpu.kernel import Tracer, run
 from armsim.kernels.cmsis_nn import arm_convolve_wrapper_s8 as conv_wrapper
 from armsim.kernels.cmsis_nn import arm_depthwise_conv_wrapper_s8 as dw_wrapper
 from armsim.kernels.cmsis_nn import arm_fully_connected_wrapper_s8 as fc_wrapper
@@ -136,8 +136,9 @@ class _BranchTracer(Tracer):
             result = body(m, *operands)
             here = sys._getframe(1)
             if self._handing_over:    # the first instruction of the callee: name it, stop
-                frame = here
-                while frame.f_back is not None and frame.f_back.f_code is not wrapper_code:
+                frame = here          # up to the function the wrapper or the host ran
+                while frame.f_back is not None and \
+                        frame.f_back.f_code not in (wrapper_code, run.__code__):
                     frame = frame.f_back
                 self.leaf = frame.f_code.co_name
                 raise _Handover
