@@ -154,3 +154,107 @@ def test_batch_matmul_errors_name_the_op():
     g.output(y)
     with pytest.raises(ModelError, match=r"BATCH_MATMUL.*do not broadcast"):
         prepare(model.parse(g.build()))
+
+
+# --- kernel level: seeded property tests against the numpy oracles ------------------------
+
+from hypothesis import HealthCheck, assume, given, seed, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+from armsim.kernels.harness import run_case  # noqa: E402
+from armsim.kernels.families.maximum import row_scalar_overrun  # noqa: E402
+from armsim.kernels.oracle import oracle  # noqa: E402
+
+PROPERTY = settings(max_examples=20, deadline=None, derandomize=True,
+                    suppress_health_check=list(HealthCheck))
+i8 = st.integers(-128, 127)
+
+
+def _all_paths_equal_oracle(case):
+    want = oracle(case)
+    for path in PATHS:
+        np.testing.assert_array_equal(run_case(case, path).output, want, err_msg=path)
+
+
+@st.composite
+def max_min_cases(draw, family):
+    out = [draw(st.integers(1, 4)) for _ in range(4)]
+    s1 = [d if draw(st.booleans()) else 1 for d in out]
+    s2 = [d if draw(st.booleans()) else 1 for d in out]
+    out = [max(a, b) for a, b in zip(s1, s2)]              # what the operands broadcast to
+    n1, n2 = int(np.prod(s1)), int(np.prod(s2))
+    return {"family": family, "case": "property",
+            "input_1_dims": dict(zip("nhwc", s1)), "input_2_dims": dict(zip("nhwc", s2)),
+            "output_dims": dict(zip("nhwc", out)),
+            "input": draw(st.lists(i8, min_size=n1, max_size=n1)),
+            "input2": draw(st.lists(i8, min_size=n2, max_size=n2))}
+
+
+@seed(93)
+@PROPERTY
+@given(max_min_cases("maximum"))
+def test_property_maximum(case):
+    assume(not row_scalar_overrun(case))          # the kernel's own bug, tested below
+    _all_paths_equal_oracle(case)
+
+
+@seed(94)
+@PROPERTY
+@given(max_min_cases("minimum"))
+def test_property_minimum(case):
+    assume(not row_scalar_overrun(case))
+    _all_paths_equal_oracle(case)
+
+
+@pytest.mark.parametrize("family", ["maximum", "minimum"])
+def test_row_scalar_branch_overruns_in_cmsis_nn(family):
+    """arm_maximum_s8 / arm_minimum_s8 step a one-element row's pointer twice per row (see
+    families.maximum.row_scalar_overrun): for [1, 2, 1, 1] against [1, 1, 2, 1] the second
+    output row takes the byte after input 1.  The port does the same; the reference path
+    (TFLM's MaximumMinimumBroadcastSlow) and the oracle do not."""
+    from armsim.cpu import machine
+    fn = np.maximum if family == "maximum" else np.minimum
+    case = {"family": family, "case": "overrun",
+            "input_1_dims": {"n": 1, "h": 2, "w": 1, "c": 1},
+            "input_2_dims": {"n": 1, "h": 1, "w": 2, "c": 1},
+            "output_dims": {"n": 1, "h": 2, "w": 2, "c": 1},
+            "input": [5, 7] if family == "maximum" else [-5, -7], "input2": [-3, 3]}
+    assert row_scalar_overrun(case)
+    want = oracle(case)
+    np.testing.assert_array_equal(run_case(case, "reference").output, want)
+    for path in ("simd", "scalar"):
+        result = run_case(case, path)
+        after = int(machine.read(result.m, result.addr["input"] + 2, 1, np.int8)[0])
+        np.testing.assert_array_equal(result.output[:2], want[:2])
+        np.testing.assert_array_equal(result.output[2:], fn(after, [-3, 3]))
+        assert not np.array_equal(result.output, want), path
+
+
+@st.composite
+def bmm_cases(draw):
+    b, h = draw(st.integers(1, 2)), draw(st.integers(1, 3))
+    lb, lh = draw(st.sampled_from([1, b])), draw(st.sampled_from([1, h]))
+    rb, rh = (b, h) if (lb, lh) != (b, h) or draw(st.booleans()) else (1, 1)
+    m_, k, n = draw(st.integers(1, 5)), draw(st.integers(1, 13)), draw(st.integers(1, 5))
+    nl, nr = lb * lh * m_ * k, rb * rh * n * k
+    lo = draw(st.integers(-128, 100))
+    return {"family": "batch_matmul", "case": "property",
+            "bmm_params": {"adj_x": False, "adj_y": False, "fc_params": {
+                "input_offset": draw(st.integers(-127, 128)),
+                "filter_offset": draw(st.integers(-127, 128)),
+                "output_offset": draw(st.integers(-128, 127)),
+                "activation": {"min": lo, "max": draw(st.integers(lo, 127))}}},
+            "quant_params": {"multiplier": draw(st.integers(1 << 30, (1 << 31) - 1)),
+                             "shift": draw(st.integers(-12, 1))},
+            "input_lhs_dims": {"n": lb, "h": lh, "w": m_, "c": k},
+            "input_rhs_dims": {"n": rb, "h": rh, "w": n, "c": k},
+            "output_dims": {"n": max(lb, rb), "h": max(lh, rh), "w": m_, "c": n},
+            "input": draw(st.lists(i8, min_size=nl, max_size=nl)),
+            "input2": draw(st.lists(i8, min_size=nr, max_size=nr))}
+
+
+@seed(95)
+@PROPERTY
+@given(bmm_cases())
+def test_property_batch_matmul(case):
+    _all_paths_equal_oracle(case)

@@ -170,3 +170,61 @@ def test_mobilenet_v2_starting_with_transpose_profiles_end_to_end(tmp_path):
     assert all(o["simulated"] and o["instructions"] > 0 for o in ops)
     assert "not simulated" not in result.output
     _run_all_paths(model_bytes, _input((1, 3, 32, 32), seed=3))
+
+
+# --- kernel level: seeded property tests against the numpy oracles ------------------------
+
+from hypothesis import HealthCheck, given, seed, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+from armsim.kernels.harness import run_case  # noqa: E402
+from armsim.kernels.oracle import oracle  # noqa: E402
+
+PROPERTY = settings(max_examples=20, deadline=None, derandomize=True,
+                    suppress_health_check=list(HealthCheck))
+
+
+def _all_paths_equal_oracle(case):
+    want = oracle(case)
+    for path in PATHS:
+        np.testing.assert_array_equal(run_case(case, path).output, want, err_msg=path)
+
+
+@st.composite
+def transpose_cases(draw):
+    rank = draw(st.integers(1, 4))
+    shape = [draw(st.integers(1, 5)) for _ in range(rank)]
+    # rank 2: only the swap (arm_transpose_s8 ignores a 2-D permutation, see above)
+    perm = [1, 0] if rank == 2 else draw(st.permutations(range(rank)))
+    pad = [0] * (4 - rank)
+    size = int(np.prod(shape))
+    return {"family": "transpose", "case": "property",
+            "input_dims": dict(zip("nhwc", shape + pad)),
+            "output_dims": dict(zip("nhwc", [shape[p] for p in perm] + pad)),
+            "transpose_params": {"num_dims": rank, "permutations": list(perm)},
+            "input": draw(st.lists(st.integers(-128, 127), min_size=size, max_size=size))}
+
+
+@seed(91)
+@PROPERTY
+@given(transpose_cases())
+def test_property_transpose(case):
+    _all_paths_equal_oracle(case)
+
+
+@st.composite
+def pad_cases(draw):
+    dims = {k: draw(st.integers(1, 4)) for k in "nhwc"}
+    pre = {k: draw(st.integers(0, 2)) for k in "nhwc"}
+    post = {k: draw(st.integers(0, 2)) for k in "nhwc"}
+    size = int(np.prod(list(dims.values())))
+    return {"family": "pad", "case": "property", "input_dims": dims, "pre_pad": pre,
+            "post_pad": post, "pad_value": draw(st.integers(-128, 127)),
+            "input": draw(st.lists(st.integers(-128, 127), min_size=size, max_size=size))}
+
+
+@seed(92)
+@PROPERTY
+@given(pad_cases())
+def test_property_pad(case):
+    _all_paths_equal_oracle(case)

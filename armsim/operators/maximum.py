@@ -3,6 +3,10 @@ arm_maximum_s8 with each shape extended to 4-D; reference maximum_minimum.cc ->
 MaximumMinimumBroadcastSlow).  TFLM registers no Prepare: nothing is derived, nothing is
 checked; armsim checks what the kernels assume (int8, rank <= 4 for ExtendedShape(4),
 operands that broadcast to the output shape).  A constant operand travels in the case.
+For a one-element row against a wider one ([1, H, 1, 1] with [1, H, W, C], W > 1) the
+CMSIS-NN kernel reads past the smaller operand (kernels/cmsis_nn/arm_maximum_s8.py):
+armsim's simd and scalar paths reproduce that, so their outputs differ from TFLM's
+reference kernel there.
 
 Eval glue: no measurement covers these Evals; the body sizes are estimates from the C
 (OpContext, the three FillVariableShape calls / the reference TFLiteOperation), the call

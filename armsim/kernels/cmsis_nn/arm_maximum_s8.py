@@ -17,6 +17,13 @@ two LDRSB, CMP, IT, the conditional MOV (MOVLT for max: it executes when in1 < i
 for min: when in1 >= in2 -- the measured failed-IT counts confirm both), STRB, CMP, BNE.
 No ARM_MATH_DSP code: both builds run this C.
 
+The C has a bug the port keeps: in the per-row loop, the scalar branches step the
+one-element operand's pointer and then add height_*_diff, which is width_*_diff = c = 1
+when the other row is wider, so that pointer advances two elements per row and the later
+rows read past it ([1, H, 1, 1] against [1, H, W, C], W > 1; `families.maximum.
+row_scalar_overrun`).  TFLM's CMSIS-NN build computes those outputs from whatever follows
+the operand; TFLM's reference kernel (and its interpreter) does not.
+
 Calibration (../shared/reference, gcc -O2): max_s8_1x8x8x32 (no broadcast) and
 min_s8_2x4x6x16_bcast_1x1x6x16 (batch and height broadcast, per-row no-broadcast calls).
 The element loop is the compiled one; the set-up and the per-batch / per-row bookkeeping

@@ -33,6 +33,24 @@ def run_cmsis(m, case, addr, function, tracer):
     return run_binary(m, case, addr, function, tracer, FUNCTIONS, KERNEL)
 
 
+def row_scalar_overrun(case):
+    """True where arm_maximum_s8 / arm_minimum_s8 (this CMSIS-NN commit) read past an
+    operand: in the per-row loop, a row of one element (w * c == 1) against a wider row
+    (w > 1) takes the scalar branch, which steps that operand's pointer by one and then
+    adds height_*_diff, which is width_*_diff = c = 1 here: two steps per row instead of
+    one (e.g. [1, H, 1, 1] against [1, H, W, C], W > 1).  The output then differs from
+    TFLite's; armsim runs the kernel as it is (tests/test_ops_maxmin_bmm.py)."""
+    d1, d2 = ([case[k][d] for d in "nhwc"] for k in ("input_1_dims", "input_2_dims"))
+    if d1 == d2 or int(np.prod(d1)) == 1 or int(np.prod(d2)) == 1:
+        return False
+    (_, h1, w1, c1), (_, h2, w2, c2) = d1, d2
+    if (h1, w1, c1) == (h2, w2, c2) or h1 * w1 * c1 == 1 or h2 * w2 * c2 == 1:
+        return False
+    if (w1, c1) == (w2, c2):
+        return False
+    return (w1 * c1 == 1 and w2 > 1) or (w2 * c2 == 1 and w1 > 1)
+
+
 def oracle_of(case, fn):
     """numpy broadcasting of the two operands' shapes, then `fn` element-wise."""
     s1, s2, so = shapes(case)
