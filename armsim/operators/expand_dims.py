@@ -9,7 +9,7 @@ and float32 left to TFLM on the host).
 import numpy as np
 
 from armsim.operators import EvalGlue, Operator
-from armsim.operators.common import (NotSimulated, Step, case_tag, error, input_tensor)
+from armsim.operators.common import NotSimulated, Step, case_tag, error, input_tensor
 
 
 def prepare(model, op):
