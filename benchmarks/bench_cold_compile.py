@@ -10,7 +10,16 @@ see its whole cost, or several in a row to see what each adds.
 Figures (2026-11-23, 2-core VM shared with other jobs), the command above: transpose_conv
 47 s (simd: the wrapper with both of its paths, arm_convolve_s8 and its GEMM kernels,
 libc) + 5 s (reference), svdf 14 + 2 s, svdf_state_s16 6 + 0 s (the reference kernel is
-svdf's); total 73 s user + 3 s system CPU.  The scalar path runs the simd build's compiled
+svdf's); total 73 s user + 3 s system CPU.
+
+    python benchmarks/bench_cold_compile.py maxpool fully_connected transpose pad maximum \
+        minimum batch_matmul
+
+(2026-11-23, same VM; maxpool and fully_connected first so that the machine ops, libc and
+arm_nn_vec_mat_mult_t_s8 are compiled): what the issue-9 ops add, simd + reference:
+transpose 4.3 + 2.8 s, pad 4.6 + 0.9 s, maximum 7.1 + 0.5 s, minimum 5.9 + 1.4 s,
+batch_matmul 15.3 + 2.2 s (arm_batch_matmul_s8, the TFLM BatchMatMul and
+MultiplyByQuantizedMultiplier); 45 s CPU in all.  The scalar path runs the simd build's compiled
 code (`m.dsp` is a runtime flag).
 """
 import json
