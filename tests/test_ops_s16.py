@@ -15,7 +15,7 @@ from armsim.model import ModelError
 from conftest import MEASURED_BUILD, REFERENCE, VECTORS, expected_output, load_case, shared_cases
 from model_helpers import tflm_reference
 
-FAMILIES = ("fully_connected_s16",)
+FAMILIES = ("fully_connected_s16", "conv_s16", "depthwise_conv_s16")
 VECTOR_FILES = [f for fam in FAMILIES for f in shared_cases(VECTORS, fam)]
 REFERENCE_FILES = [f for fam in FAMILIES for f in shared_cases(REFERENCE, fam)]
 SIMD_MNEMONICS = ("smlad", "sxtb16", "sxtab16", "pkhbt", "pkhtb")
@@ -23,7 +23,7 @@ PATHS = ("simd", "scalar", "reference")
 
 
 def test_the_directories_hold_the_int16_cases():
-    assert len(VECTOR_FILES) >= 2 and len(REFERENCE_FILES) >= 1
+    assert len(VECTOR_FILES) >= 19 and len(REFERENCE_FILES) >= 3
     assert {load_case(f)["family"] for f in VECTOR_FILES} == set(FAMILIES)
 
 
@@ -71,7 +71,24 @@ def _fc_model(seed=1):
     return g
 
 
-MODELS = {"fully_connected": _fc_model}
+def _conv_model(seed=4):
+    g = modelgen.Graph(seed=seed)
+    x = g.input((1, 7, 6, 5), scale=0.001, zero_point=0, dtype="int16")
+    y = g.conv2d(x, 6, (3, 3), stride=(2, 1), padding="SAME", activation="RELU")
+    g.output(g.conv2d(y, 3, (2, 3), padding="VALID", dilation=(1, 2), per_channel=False))
+    return g
+
+
+def _depthwise_model(seed=5):
+    g = modelgen.Graph(seed=seed)
+    x = g.input((1, 6, 7, 4), scale=0.001, zero_point=0, dtype="int16")
+    y = g.depthwise_conv2d(x, (3, 3), padding="SAME", activation="RELU6")     # the fast kernel
+    y = g.depthwise_conv2d(y, (2, 2), depth_multiplier=2, stride=(2, 2), padding="VALID")
+    g.output(g.depthwise_conv2d(y, (3, 2), dilation=(2, 1), padding="SAME"))
+    return g
+
+
+MODELS = {"fully_connected": _fc_model, "conv": _conv_model, "depthwise_conv": _depthwise_model}
 
 
 @pytest.mark.parametrize("name", sorted(MODELS))
@@ -111,3 +128,24 @@ def test_int16_activations_with_int16_weights_are_refused_as_tflm_does():
     assert "\n" not in str(e.value) and "INT16" in str(e.value) and "op 0" in str(e.value)
     with pytest.raises(Exception):                    # TFLM's interpreter refuses it as well
         tflm_reference(data, np.zeros((1, 8), np.int16))
+
+
+def test_conv_without_bias_follows_each_tflm_kernel():
+    """No bias: TFLM's CMSIS-NN glue runs the int32 path of arm_convolve_s16
+    (convolve_wrapper<int32_t>, arm_nn_requantize), its reference kernel the int64 one
+    (MultiplyByQuantizedMultiplier(int64_t)): the reference path equals the interpreter, the
+    CMSIS-NN paths the oracle of the int32 case."""
+    g = modelgen.Graph(seed=6)
+    x = g.input((1, 5, 5, 4), scale=0.002, zero_point=0, dtype="int16")
+    g.output(g.conv2d(x, 3, (3, 3), padding="SAME", use_bias=False))
+    data = g.build()
+    m = model.parse(data, "conv_no_bias.tflite")
+    (step,) = prepare.prepare(m)
+    assert step.case["is_int32_bias"] is False and step.extra["cmsis_case"]["is_int32_bias"]
+    (xv,) = profiler.random_inputs(m, seed=2)
+    np.testing.assert_array_equal(profiler.run(m, "reference", inputs=[xv]).outputs[0],
+                                  tflm_reference(data, xv))
+    cmsis_case = dict(step.extra["cmsis_case"], input=xv.ravel())
+    for path in ("simd", "scalar"):
+        np.testing.assert_array_equal(profiler.run(m, path, inputs=[xv]).outputs[0].ravel(),
+                                      oracle(cmsis_case))

@@ -24,7 +24,8 @@ from armsim.kernels import families as _families
 #: one module per family in armsim/kernels/families/, named after the family; each has
 #: FUNCTIONS (entry points, the wrapper first), buffer_size, run_cmsis, run_reference (the
 #: TFLM port) and ORACLE (numpy), and where it differs from the defaults below: ARRAYS
-#: (case field -> (region, dtype) of the arrays it places), OUTPUT_DTYPE, output_count,
+#: (case field -> (region, dtype) of the arrays it places; `case_arrays(case)` where they depend
+#: on the case, e.g. an int32 or int64 bias), OUTPUT_DTYPE, output_count,
 #: reference_buffer_size (the scratch bytes TFLM's reference Prepare requests)
 FAMILIES = tuple(sorted(i.name for i in pkgutil.iter_modules(_families.__path__)))
 
@@ -80,6 +81,8 @@ def layout(case, scratch_bytes):
     addr = {}
     module = family(case.get("family"))
     arrays = {**ARRAYS, **getattr(module, "ARRAYS", {})}
+    if hasattr(module, "case_arrays"):        # array types that depend on the case
+        arrays.update(module.case_arrays(case))
     for region in ("sram", "flash"):          # activations first, as before
         for name, (where, dtype) in arrays.items():
             if where == region and name in case:

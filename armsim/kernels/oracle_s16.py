@@ -40,5 +40,46 @@ def fully_connected_s16(case):
     return _clamp16(y, p["activation"]["min"], p["activation"]["max"]).ravel()
 
 
-__all__ = ["fully_connected_s16", "requantize_s64", "reduce_multiplier", "requantize",
-           "_wrap32"]
+def conv_s16(case):
+    """README conv with int16 input and output; int64 accumulation and requantize_s64, or,
+    with `is_int32_bias`, int32 accumulation and the int8 requantization."""
+    from armsim.kernels.oracle import _dims, _padded, _tap
+    n, h, w, c = _dims(case["input_dims"])
+    oc, fh, fw, fc = _dims(case["filter_dims"])
+    _, out_h, out_w, _ = _dims(case["output_dims"])
+    p = case["conv_params"]
+    x = np.asarray(case["input"], np.int64).reshape(n, h, w, c)
+    wt = np.asarray(case["weights"], np.int64).reshape(oc, fh, fw, fc)
+    xp = _padded(x, p["padding"], out_h, out_w, fh, fw, p["stride"], p["dilation"], 0)
+    acc = np.zeros((n, out_h, out_w, oc), np.int64)
+    for ky in range(fh):
+        for kx in range(fw):
+            acc += _tap(xp, ky, kx, out_h, out_w, p["stride"], p["dilation"]) @ wt[:, ky, kx, :].T
+    acc += _bias(case, oc)
+    mult, shift = np.asarray(case["output_mult"], np.int64), np.asarray(case["output_shift"], np.int64)
+    if case.get("is_int32_bias", case.get("bias_is_int32", False)):
+        y = requantize(_wrap32(acc), mult, shift)
+    else:
+        y = requantize_s64(acc, mult, shift)
+    y = y + p["output_offset"]
+    return _clamp16(y, p["activation"]["min"], p["activation"]["max"]).ravel()
+
+
+def depthwise_conv_s16(case):
+    """README depthwise conv with int16 input and output, int64 accumulation."""
+    from armsim.kernels.oracle import _dims, _padded, _tap
+    n, h, w, c = _dims(case["input_dims"])
+    _, fh, fw, oc = _dims(case["filter_dims"])
+    _, out_h, out_w, _ = _dims(case["output_dims"])
+    p = case["dw_conv_params"]
+    mult = p["ch_mult"]
+    x = np.repeat(np.asarray(case["input"], np.int64).reshape(n, h, w, c), mult, axis=3)
+    wt = np.asarray(case["weights"], np.int64).reshape(fh, fw, oc)
+    xp = _padded(x, p["padding"], out_h, out_w, fh, fw, p["stride"], p["dilation"], 0)
+    acc = np.zeros((n, out_h, out_w, oc), np.int64)
+    for ky in range(fh):
+        for kx in range(fw):
+            acc += _tap(xp, ky, kx, out_h, out_w, p["stride"], p["dilation"]) * wt[ky, kx]
+    acc += _bias(case, oc)
+    y = requantize_s64(acc, case["output_mult"], case["output_shift"]) + p["output_offset"]
+    return _clamp16(y, p["activation"]["min"], p["activation"]["max"]).ravel()

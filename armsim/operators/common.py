@@ -199,14 +199,18 @@ def weights_values(model, op, w):
 
 def conv_tensors(model, op):
     """CONV_2D and DEPTHWISE_CONV_2D operands: (input, filter, bias or None, output); int8
-    rank-4 activations, a rank-4 filter."""
+    (or 16x8: int16 with int8 weights) rank-4 activations, a rank-4 filter."""
     inp, filt = input_tensor(model, op, 0, "input"), input_tensor(model, op, 1, "filter")
     bias = input_tensor(model, op, 2, "bias", required=False)
     out = model.tensors[op.outputs[0]]
+    int16 = inp.type == "INT16"           # 16x8: checked by require_16x8 below
     for t, what in ((inp, "input"), (out, "output")):
-        require_int8(model, op, t, what)
+        if not int16:
+            require_int8(model, op, t, what)
         require_rank(model, op, t, 4, what)
     require_rank(model, op, filt, 4, "filter")
+    if int16:
+        require_16x8(model, op, inp, out, filt)
     return inp, filt, bias, out
 
 
@@ -279,5 +283,25 @@ def require_16x8(model, op, inp, out, weights=None):
         if not len(t.scale):
             raise error(model, op, f"{what} {t.describe()} has no quantization parameters")
         if tensor_zero_point(t) != 0:
-            raise NotSimulated(f"{what} {t.describe()} has zero point {tensor_zero_point(t)}: "
-                               f"TFLM's CMSIS-NN int16 Prepare requires 0")
+            raise NotSimulated(f"{what} {t.describe()} is INT16 with zero point "
+                               f"{tensor_zero_point(t)}: TFLM's CMSIS-NN int16 Prepare requires 0")
+
+
+#: TensorType INT32 in the schema: the options' quantized_bias_type of an op without a bias
+TENSOR_TYPE_INT32 = 2
+
+
+def bias_16x8(model, op, bias, channels):
+    """A 16x8 layer's bias: (values, null, is_int32_bias for CMSIS-NN, for the reference).
+
+    An INT32 bias: TFLM's CMSIS-NN conv Prepare requests the scratch buffer only for an
+    INT64 or no bias (conv.cc "CMSIS_NN allows INT64 or nullptr bias"), the reference kernels
+    accumulate in int32 for it: left to TFLM on the host.  No bias: CMSIS-NN runs the int32
+    path (convolve_wrapper<int32_t>), the reference the int64 one unless the options'
+    quantized_bias_type is INT32 (conv.cc requires_int32_accum)."""
+    if bias is not None and bias.type == "INT32":
+        raise NotSimulated(f"bias {bias.describe()} is INT32 with INT16 activations: only TFLM's "
+                           f"reference kernel runs it")
+    values, null = bias_values(model, op, bias, channels, "INT64")
+    reference_int32 = null and op.options.get("QuantizedBiasType", 0) == TENSOR_TYPE_INT32
+    return values, null, null, reference_int32

@@ -1,7 +1,8 @@
 """CONV_2D: TFLM's Register_CONV_2D() with its CMSIS-NN Eval (cmsis_nn/conv.cc) and
 reference Eval (conv.cc), Prepare as conv_common.cc derives the kernel parameters."""
 from armsim.operators import EvalGlue, Operator
-from armsim.operators.common import (Step, activation_range, bias_values, case_tag,
+from armsim.operators.common import (NotSimulated, Step, activation_range, bias_16x8,
+                                     bias_values, case_tag,
                                      check_quantized_bias_type, conv_geometry, conv_tensors,
                                      dims, error, per_channel_multipliers, tensor_zero_point,
                                      weights_values)
@@ -18,9 +19,16 @@ def prepare(model, op):
     groups = ic // fc
     if oc % groups:
         raise error(model, op, f"{oc} output channels not divisible into {groups} groups")
+    int16 = inp.type == "INT16"           # 16x8: cmsis_nn/conv.cc EvalInt16x8
+    if int16 and groups > 1:
+        raise NotSimulated(f"a grouped convolution ({groups} groups) with INT16 activations: "
+                           f"arm_convolve_s16 has no groups")
     oh, ow, geometry = conv_geometry(model, op, inp, fh, fw, out, oc)
     mults, shifts = per_channel_multipliers(model, op, inp, filt, out, oc)
-    bias_v, null = bias_values(model, op, bias, oc)
+    if int16:
+        bias_v, null, cmsis_int32, reference_int32 = bias_16x8(model, op, bias, oc)
+    else:
+        bias_v, null = bias_values(model, op, bias, oc)
     lo, hi = activation_range(o["FusedActivationFunction"], out, model, op)
     case = {
         "case": case_tag(model, op), "family": "conv", "groups": groups,
@@ -32,6 +40,12 @@ def prepare(model, op):
         "output_mult": mults, "output_shift": shifts,
     }
     macs = n * oh * ow * oc * fh * fw * fc
+    if int16:
+        case.update(family="conv_s16", is_int32_bias=reference_int32)
+        return Step(op.index, op.op, "conv_s16", False, case, {"input": inp.index}, out.index,
+                    out.shape, macs,
+                    extra={"cmsis_case": dict(case, is_int32_bias=cmsis_int32),
+                           "cmsis_function": "arm_convolve_wrapper_s16"})
     return Step(op.index, op.op, "conv", False, case, {"input": inp.index}, out.index,
                 out.shape, macs)
 

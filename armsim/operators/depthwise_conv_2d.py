@@ -1,13 +1,14 @@
 """DEPTHWISE_CONV_2D: TFLM's Register_DEPTHWISE_CONV_2D() (cmsis_nn/depthwise_conv.cc,
 depthwise_conv.cc), Prepare as depthwise_conv_common.cc derives the kernel parameters."""
 from armsim.operators import EvalGlue, Operator
-from armsim.operators.common import (Step, activation_range, bias_values, case_tag,
+from armsim.operators.common import (Step, activation_range, bias_16x8, bias_values, case_tag,
                                      conv_geometry, conv_tensors, dims, error,
                                      per_channel_multipliers, tensor_zero_point, weights_values)
 
 
 def prepare(model, op):
     inp, filt, bias, out = conv_tensors(model, op)
+    int16 = inp.type == "INT16"           # 16x8: cmsis_nn/depthwise_conv.cc EvalInt16x8
     o = op.options
     _, fh, fw, oc = filt.shape
     n, _, _, ic = inp.shape
@@ -19,7 +20,10 @@ def prepare(model, op):
                                f"does not give the {oc} output channels")
     oh, ow, geometry = conv_geometry(model, op, inp, fh, fw, out, oc)
     mults, shifts = per_channel_multipliers(model, op, inp, filt, out, oc)
-    bias_v, null = bias_values(model, op, bias, oc)
+    if int16:                             # both kernels read an int64 bias
+        bias_v, null, _, _ = bias_16x8(model, op, bias, oc)
+    else:
+        bias_v, null = bias_values(model, op, bias, oc)
     lo, hi = activation_range(o["FusedActivationFunction"], out, model, op)
     case = {
         "case": case_tag(model, op), "family": "depthwise_conv",
@@ -31,6 +35,11 @@ def prepare(model, op):
         "output_mult": mults, "output_shift": shifts,
     }
     macs = n * oh * ow * oc * fh * fw
+    if int16:
+        case["family"] = "depthwise_conv_s16"
+        return Step(op.index, op.op, "depthwise_conv_s16", False, case, {"input": inp.index},
+                    out.index, out.shape, macs,
+                    extra={"cmsis_function": "arm_depthwise_conv_wrapper_s16"})
     return Step(op.index, op.op, "depthwise_conv", False, case, {"input": inp.index},
                 out.index, out.shape, macs)
 

@@ -7,7 +7,7 @@ from armsim.kernels.tflm.quantization_util import (QuantizationError, quantize_m
 from armsim.operators import EvalGlue, Operator
 from armsim.operators.common import (NotSimulated, Step, activation_range, bias_values,
                                      case_tag, check_quantized_bias_type, error, input_tensor,
-                                     per_channel_multipliers, require_16x8, require_int8,
+                                     per_channel_multipliers, TENSOR_TYPE_INT32, require_16x8, require_int8,
                                      require_rank, tensor_scale, tensor_zero_point,
                                      weights_values)
 
@@ -41,10 +41,11 @@ def prepare(model, op):
         raise error(model, op, f"input {inp.describe()} holds {inp.size} values, {batches} "
                               f"batches of depth {depth} need {batches * depth}")
     per_channel = len(filt.scale) > 1
-    if int16 and (per_channel or (bias is not None and bias.type == "INT32")):
+    if int16 and (per_channel or (bias is not None and bias.type == "INT32")
+                  or (bias is None and op.options.get("QuantizedBiasType", 0) == TENSOR_TYPE_INT32)):
         # TFLM's CMSIS-NN Prepare refuses per-channel int16 (TF_LITE_ENSURE(!is_per_channel
         # || input int8)) and its Eval reads the bias as int64; the reference kernel runs
-        # both (int32 accumulation for an int32 bias)
+        # both (int32 accumulation for an int32 bias or quantized_bias_type INT32)
         raise NotSimulated(f"{'per-channel weights' if per_channel else 'an INT32 bias'} with "
                            f"INT16 activations: only TFLM's reference kernel runs it")
     bias_v, null = bias_values(model, op, bias, units, "INT64" if int16 else "INT32")
