@@ -42,6 +42,7 @@ class OpProfile:
     cycles: int
     simulated: bool
     breakdown: dict = field(default_factory=dict)
+    types: str = ""              # activation / weight types, e.g. "int8", "int16x8"
 
     @property
     def instructions(self):
@@ -91,12 +92,28 @@ class ModelProfile:
                      "reference": o.reference, "output_shape": list(o.output_shape),
                      "macs": o.macs, "instructions": o.instructions, "cycles": o.cycles,
                      "mnemonics": dict(sorted(o.mnemonics.items(), key=lambda kv: -kv[1])),
-                     "simulated": o.simulated} for o in self.ops],
+                     "simulated": o.simulated, "types": o.types} for o in self.ops],
             "total": {"macs": self.macs, "instructions": self.instructions,
                       "cycles": self.cycles, "latency_ms": self.latency_ms(),
                       "ops": len(self.ops), "not_simulated_ops": self.not_simulated},
             "arena_bytes": arena_bytes,
         }
+
+
+_BITS = {"INT4": 4, "INT8": 8, "INT16": 16}
+
+
+def op_types(model, op):
+    """The op's activation type, with the weights' width when it differs (16x8: "int16x8",
+    int4 weights: "int8x4"): the first non-constant input (else the output) and the first
+    constant input of rank >= 2."""
+    ins = [model.tensors[i] for i in op.inputs if i >= 0]
+    act = next((t for t in ins if t.data is None), model.tensors[op.outputs[0]])
+    weights = next((t for t in ins[1:] if t.data is not None and len(t.shape) >= 2), None)
+    if weights is not None and weights.type != act.type and act.type in _BITS \
+            and weights.type in _BITS:
+        return f"int{_BITS[act.type]}x{_BITS[weights.type]}"
+    return act.type.lower()
 
 
 def random_inputs(model, seed=DEFAULT_SEED):
@@ -288,7 +305,8 @@ def run(model, path="simd", toolchain="gcc", core="cortex-m4", clock_mhz=100.0,
             cyc = bd["total"]
         ref = step.reference_only or not build.cmsis_nn
         ops.append(OpProfile(step.index, step.op, " > ".join(chain), ref, step.output_shape,
-                             step.macs, counts, cyc, m is not None, bd))
+                             step.macs, counts, cyc, m is not None, bd,
+                             op_types(model, model.operators[step.index])))
         if progress is not None:
             progress(step)
     outputs = [values[i] for i in model.outputs]

@@ -149,3 +149,20 @@ def test_conv_without_bias_follows_each_tflm_kernel():
     for path in ("simd", "scalar"):
         np.testing.assert_array_equal(profiler.run(m, path, inputs=[xv]).outputs[0].ravel(),
                                       oracle(cmsis_case))
+
+
+def test_profile_shows_activation_and_weight_types(tmp_path):
+    """`armsim profile` names each op's types: "int16x8" for a 16x8 layer, in the table and
+    in the JSON."""
+    import json
+
+    from click.testing import CliRunner
+
+    from armsim.cli.main import main
+    path = tmp_path / "fc_16x8.tflite"
+    path.write_bytes(_fc_model().build())
+    out = tmp_path / "p.json"
+    r = CliRunner().invoke(main, ["profile", str(path), "--json", str(out)])
+    assert r.exit_code == 0, r.output
+    assert "int16x8" in r.output
+    assert [o["types"] for o in json.loads(out.read_text())["ops"]] == ["int16x8", "int16x8"]

@@ -270,18 +270,18 @@ def _print_profile(m, prof, plan):
     t = Table(title=f"{m.name} on {prof.core} ({prof.path}, {prof.toolchain}, "
                     f"{prof.clock_mhz:g} MHz{waits})",
               caption=_cycles_label(prof.core, prof.board))
-    for col, just in (("#", "right"), ("op", "left"), ("kernel path", "left"),
+    for col, just in (("#", "right"), ("op", "left"), ("types", "left"), ("kernel path", "left"),
                       ("output", "left"), ("MACs", "right"), ("instructions", "right"),
                       ("cycles", "right"), ("cycles/MAC", "right"), ("%", "right")):
         t.add_column(col, justify=just)
     for o in prof.ops:
         cpm = f"{o.cycles / o.macs:.2f}" if o.macs else "-"
-        t.add_row(str(o.index), o.op, _kernel_label(o), "x".join(map(str, o.output_shape)),
+        t.add_row(str(o.index), o.op, o.types, _kernel_label(o), "x".join(map(str, o.output_shape)),
                   _fmt(o.macs), _fmt(o.instructions), _fmt(o.cycles), cpm,
                   f"{100 * o.cycles / total:.1f}")
     cpm = f"{prof.cycles / prof.macs:.2f}" if prof.macs else "-"
     t.add_section()
-    t.add_row("", "total", "", "", _fmt(prof.macs), _fmt(prof.instructions), _fmt(prof.cycles),
+    t.add_row("", "total", "", "", "", _fmt(prof.macs), _fmt(prof.instructions), _fmt(prof.cycles),
               cpm, "100.0")
     con = _console()
     con.print(t)
