@@ -105,7 +105,7 @@ def test_mismatch_exits_non_zero(tmp_path):
     (lambda d: d / "missing.json", ["missing.json", "no such file"]),
     (lambda d: _write(d / "broken.json", '{"family": "fully_connected", '), ["broken.json", "not valid JSON"]),
     (lambda d: _write(d / "list.json", "[1, 2]"), ["list.json", "not a case"]),
-    (lambda d: _write(d / "fam.json", '{"family": "transpose"}'), ["fam.json", "unknown family 'transpose'"]),
+    (lambda d: _write(d / "fam.json", '{"family": "no_such_family"}'), ["fam.json", "unknown family 'no_such_family'"]),
     (lambda d: _write(d / "short.json", '{"family": "fully_connected", "case": "x"}'), ["short.json", "missing field"]),
 ])
 def test_bad_case_file(tmp_path, make, words):
