@@ -8,11 +8,13 @@ A mutant is a shared model decoded with the object API of the schema TFLM ships
 operator code, a buffer, options, an operator's inputs -- and packed again, or the packed
 bytes with a few bytes overwritten.
 """
+import faulthandler
 import os
 import pickle
 import re
 import select
 import signal
+import struct
 import tempfile
 import time
 import traceback
@@ -35,6 +37,9 @@ MAX_INPUT_ELEMENTS = 1 << 20
 # undefined behaviour or an artefact, refused by armsim in one line naming the tensor / op and
 # the rule.  (pattern in armsim's message, why the refusal is right)
 DOCUMENTED_REFUSALS = (
+    (r"multiplier (nan|-?inf) is not finite",
+     "a NaN or infinite scale: TFLM converts NaN / inf to an integer multiplier (undefined "
+     "behaviour in C++)"),
     (r"an empty dimension",
      "FULLY_CONNECTED weights with a zero dimension: TFLM divides the input by a depth of 0"),
     (r"has \d+ values for \d+ output channels",
@@ -129,57 +134,77 @@ def documented_refusal(message):
 
 # --- running TFLM -------------------------------------------------------------------------
 
-def tflm_run(data, inputs, timeout=60.0):
-    """TFLM's interpreter on `data` in a forked child: Outcome ok / refused / crashed / hung."""
+def in_child(work, timeout):
+    """Run `work()` -> Outcome in a forked child, its stdout/stderr captured: a crash or a
+    hang of the child is an Outcome ("crashed" / "hung"), never the end of the caller."""
     with tempfile.TemporaryFile() as err:
-        return _tflm_run(data, inputs, timeout, err)
-
-
-def _tflm_run(data, inputs, timeout, err):
-    from tflite_micro.python.tflite_micro import runtime
-    r, w = os.pipe()
-    pid = os.fork()
-    if pid == 0:                                   # child: never returns
-        try:
-            os.close(r)
-            os.dup2(err.fileno(), 2)
-            os.dup2(err.fileno(), 1)
+        r, w = os.pipe()
+        pid = os.fork()
+        if pid == 0:                               # child: never returns
             try:
-                it = runtime.Interpreter.from_bytes(bytes(data), arena_size=TFLM_ARENA_BYTES)
-                for i, x in enumerate(inputs):
-                    it.set_input(x, i)
-                it.invoke()
-                outs = [np.array(it.get_output(i)) for i in range(_output_count(data))]
-                payload = ("ok", outs, "")
-            except Exception as e:                 # TFLM's refusals are RuntimeError/ValueError
-                payload = ("refused", [], f"{type(e).__name__}: {e}")
-            blob = pickle.dumps(payload)
-            with os.fdopen(w, "wb") as f:
-                f.write(blob)
-        finally:
-            os._exit(0)
-    os.close(w)
-    chunks, deadline = [], time.monotonic() + timeout
-    with os.fdopen(r, "rb") as f:
-        while True:
-            left = deadline - time.monotonic()
-            if left <= 0 or not select.select([f], [], [], left)[0]:
-                os.kill(pid, signal.SIGKILL)
-                os.waitpid(pid, 0)
-                return Outcome("hung", message=f"no answer in {timeout:g} s")
-            chunk = os.read(f.fileno(), 1 << 20)
-            if not chunk:
-                break
-            chunks.append(chunk)
-    _, status = os.waitpid(pid, 0)
-    err.seek(0)
-    log = err.read().decode("utf-8", "replace").strip()
+                os.close(r)
+                faulthandler.disable()             # a crash is reported by its signal
+                os.dup2(err.fileno(), 2)
+                os.dup2(err.fileno(), 1)
+                blob = pickle.dumps(work())
+                with os.fdopen(w, "wb") as f:
+                    f.write(blob)
+            finally:
+                os._exit(0)
+        os.close(w)
+        chunks, deadline = [], time.monotonic() + timeout
+        with os.fdopen(r, "rb") as f:
+            while True:
+                left = deadline - time.monotonic()
+                if left <= 0 or not select.select([f], [], [], left)[0]:
+                    os.kill(pid, signal.SIGKILL)
+                    os.waitpid(pid, 0)
+                    return Outcome("hung", message=f"no answer in {timeout:g} s")
+                chunk = os.read(f.fileno(), 1 << 20)
+                if not chunk:
+                    break
+                chunks.append(chunk)
+        _, status = os.waitpid(pid, 0)
+        err.seek(0)
+        log = err.read().decode("utf-8", "replace").strip()
     if not chunks:
         sig = os.WTERMSIG(status) if os.WIFSIGNALED(status) else None
         return Outcome("crashed", message=f"signal {sig}: {log[-300:]}")
-    kind, outs, message = pickle.loads(b"".join(chunks))
-    return Outcome(kind, outs, (log.splitlines()[0] + " / " if log else "") + message
-                   if kind == "refused" else "")
+    outcome = pickle.loads(b"".join(chunks))
+    if outcome.kind == "refused" and log:
+        outcome.message = log.splitlines()[0] + " / " + outcome.message
+    return outcome
+
+
+def tflm_run(data, inputs, timeout=60.0):
+    """TFLM's interpreter on `data` in a forked child: Outcome ok / refused / crashed / hung."""
+    def work():
+        from tflite_micro.python.tflite_micro import runtime
+        _tolerate_wrapper_preparse(runtime)
+        try:
+            it = runtime.Interpreter.from_bytes(bytes(data), arena_size=TFLM_ARENA_BYTES)
+            for i, x in enumerate(inputs):
+                it.set_input(x, i)
+            it.invoke()
+            return Outcome("ok", [np.array(it.get_output(i)) for i in range(_output_count(data))])
+        except Exception as e:                     # TFLM's refusals: RuntimeError/ValueError
+            return Outcome("refused", message=f"{type(e).__name__}: {e}")
+    return in_child(work, timeout)
+
+
+def _tolerate_wrapper_preparse(runtime):
+    """The Python wrapper counts VAR_HANDLE ops with the object API before TFLM's C++ sees the
+    model; that pre-parse fails on options of another type, which TFLM itself reads as
+    defaults.  Its failure is the wrapper's, not TFLM's verdict: count 0 (no model here has
+    resource variables) and let TFLM decide."""
+    count = runtime.count_resource_variables
+
+    def tolerant(model_bytes):
+        try:
+            return count(model_bytes)
+        except Exception:
+            return 0
+    runtime.count_resource_variables = tolerant
 
 
 def _output_count(data):
@@ -191,8 +216,13 @@ def _output_count(data):
 
 # --- running armsim -------------------------------------------------------------------------
 
-def armsim_run(data, inputs, workdir, path="reference"):
-    """`armsim run` (in process) on `data`: Outcome ok / refused / traceback / multiline."""
+def armsim_run(data, inputs, workdir, path="reference", timeout=600.0):
+    """`armsim run` on `data` (CliRunner in a forked child): Outcome ok / refused / traceback /
+    multiline / crashed / hung."""
+    return in_child(lambda: _armsim_run(data, inputs, workdir, path), timeout)
+
+
+def _armsim_run(data, inputs, workdir, path):
     workdir = Path(workdir)
     model_file, out_file = workdir / "mutant.tflite", workdir / "y.npy"
     model_file.write_bytes(bytes(data))
@@ -215,6 +245,12 @@ def armsim_run(data, inputs, workdir, path="reference"):
     if out_file.exists():
         return Outcome("traceback", message=f"failed but wrote {out_file}: {message}")
     return Outcome("refused", message=message)
+
+
+def warm_up(data, inputs, workdir, path="reference"):
+    """Run `data` once in this process, so the forked children inherit its compiled kernels
+    instead of each loading them from numba's cache again."""
+    return _armsim_run(data, inputs, workdir, path)
 
 
 def inputs_for(data, fallback, seed):
@@ -421,9 +457,13 @@ def mutant(data, rng):
         for pos in spots:
             bad[pos] = int(rng.integers(0, 256))
         return kind, f"bytes at {sorted(int(p) for p in spots)}", bytes(bad)
-    m = unpack(data)
-    what = STRUCTURED[kind](m, rng)
-    return kind, what, pack(m)
+    while True:                 # a value out of its field's range (int8 options) is redrawn
+        m = unpack(data)
+        what = STRUCTURED[kind](m, rng)
+        try:
+            return kind, what, pack(m)
+        except (TypeError, OverflowError, struct.error):
+            continue
 
 
 @dataclass
@@ -436,8 +476,8 @@ def compare(data, inputs, workdir, path="reference", timeout=60.0):
     """Run one model on both and judge the pair."""
     theirs = tflm_run(data, inputs, timeout)
     ours = armsim_run(data, inputs, workdir, path)
-    if ours.kind in ("traceback", "multiline"):
-        return Verdict(f"FAIL:{ours.kind}", ours.message[-2000:])
+    if ours.kind in ("traceback", "multiline", "crashed", "hung"):
+        return Verdict(f"FAIL:armsim-{ours.kind}", ours.message[-2000:])
     if theirs.kind in ("crashed", "hung"):
         return Verdict(f"tflm-{theirs.kind}", f"armsim {ours.kind}: {ours.message}")
     if ours.kind == "ok" and theirs.kind == "ok":
