@@ -309,7 +309,6 @@ def _nrf5340():
 
 
 def _mcxn947():
-    rm = "NXP MCX Nx4x reference manual, FMU 'FCTRL[RWSC]'"
     cache = Cache("MCX N LPCAC", 16 * 1024, 16, 2, sources={
         "size_bytes": ASSUMPTION + "16 KB; the LPCAC geometry was not found in the stored documents",
         "line_bytes": ASSUMPTION + "16-byte (128-bit flash word) lines",
@@ -356,14 +355,6 @@ def board_named(name):
         raise ValueError(f"unknown board {name!r} (known: {', '.join(BOARDS)})") from None
 
 
-def build_label(core):
-    """Which build the cycles describe: the kernel build armsim simulates on `core`."""
-    if core in ("cortex-m55", "cortex-m85"):
-        return (f"CMSIS-NN DSP (non-MVE) build priced on {core}; real {core} firmware runs "
-                f"CMSIS-NN's MVE (Helium) kernels, which armsim does not simulate")
-    return f"CMSIS-NN DSP build (ARM_MATH_DSP) on {core}"
-
-
 def cited_figures(board):
     """(figure, value, source) of every number of `board`: core, clock, wait-state tables and
     each memory-system field (the test that every preset is cited reads this)."""
@@ -377,4 +368,4 @@ def cited_figures(board):
 
 
 __all__ = ["BOARDS", "Board", "Configuration", "WaitStates", "board_named", "configure",
-           "build_label", "cited_figures"]
+           "cited_figures"]

@@ -64,9 +64,16 @@ class Build:
         """The build of ../shared/reference/*.json `measured` this path corresponds to."""
         return {"simd": "dsp_O2", "scalar": "scalar_O2"}.get(self.path)
 
+    @property
+    def kernels(self):
+        return {"simd": "CMSIS-NN DSP build (ARM_MATH_DSP)",
+                "scalar": "CMSIS-NN plain-C build (Cortex-M3 code)",
+                "reference": "TFLM reference kernels (Cortex-M4 code)"}[self.path]
+
     def describe(self):
-        kernels = {"simd": "CMSIS-NN (DSP/SIMD)", "scalar": "CMSIS-NN (plain C)",
-                   "reference": "TFLM reference kernels"}[self.path]
-        target = "Cortex-M4 code (ARMv7E-M)" if self.dsp_extension else \
-            "Cortex-M3 code (ARMv7-M)"
-        return f"{kernels}, {self.toolchain}, {target}, priced as {self.core}"
+        """Which build the cycles describe, for every table, JSON and report."""
+        text = f"{self.kernels}, {self.toolchain}, priced on {self.core}"
+        if self.core in ("cortex-m55", "cortex-m85"):
+            text += (f"; real {self.core} firmware runs CMSIS-NN's MVE (Helium) kernels, "
+                     f"which armsim does not simulate")
+        return text

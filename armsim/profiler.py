@@ -14,7 +14,6 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from armsim import boards
 from armsim.cpu import cores, machine
 from armsim import model as model_mod
 from armsim import operators, tflm_host
@@ -86,7 +85,7 @@ class ModelProfile:
             "model": self.model, "core": self.core, "path": self.path,
             "toolchain": self.toolchain, "clock_mhz": self.clock_mhz,
             "flash_wait_states": self.flash_wait_states,
-            "build": boards.build_label(self.core),
+            "build": Build(self.path, self.toolchain, self.core).describe(),
             "board": self.board.to_json() if self.board is not None else None,
             "ops": [{"index": o.index, "op": o.op, "kernel": o.kernel,
                      "reference": o.reference, "output_shape": list(o.output_shape),

@@ -79,8 +79,16 @@ def test_unknown_board_names_the_known_ones():
 
 
 def test_build_label_says_mve_is_not_simulated():
-    assert "MVE" in boards.build_label("cortex-m55") and "not" in boards.build_label("cortex-m55")
-    assert "MVE" not in boards.build_label("cortex-m4")
+    from armsim.build import Build
+    m55 = Build("simd", "gcc", "cortex-m55").describe()
+    assert "MVE" in m55 and "not" in m55
+    assert "MVE" not in Build("simd", "gcc", "cortex-m4").describe()
+
+
+def test_build_label_names_the_path_build():
+    from armsim.build import Build
+    assert "plain-C" in Build("scalar").describe() and "DSP" not in Build("scalar").describe()
+    assert "TFLM reference" in Build("reference").describe()
 
 
 def test_boards_command_lists_every_board_and_cites_one():

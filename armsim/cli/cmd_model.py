@@ -22,6 +22,7 @@ from armsim import model as model_mod
 from armsim import prepare as prepare_mod
 from armsim import profiler as profile_mod
 from armsim import timeline
+from armsim.build import Build
 from armsim.kernels import harness
 from armsim.cli import output
 
@@ -210,10 +211,10 @@ def _board_options(command):
     return resolved
 
 
-def _cycles_label(core, board):
-    """Which build and memory the cycles describe, for every table's caption."""
+def _cycles_label(builds, board):
+    """Which builds and memory the cycles describe, for every table's caption."""
     memory = board.describe() if board else "no board: zero-wait-state memory"
-    return f"{boards.build_label(core)}; {memory}"
+    return "; ".join([b.describe() for b in builds] + [memory])
 
 
 @click.command("profile", epilog=MODEL_HELP)
@@ -269,7 +270,8 @@ def _print_profile(m, prof, plan):
     waits = "" if prof.board else f", {prof.flash_wait_states} flash wait states"
     t = Table(title=f"{m.name} on {prof.core} ({prof.path}, {prof.toolchain}, "
                     f"{prof.clock_mhz:g} MHz{waits})",
-              caption=_cycles_label(prof.core, prof.board))
+              caption=_cycles_label([Build(prof.path, prof.toolchain, prof.core)],
+                                    prof.board))
     for col, just in (("#", "right"), ("op", "left"), ("types", "left"), ("kernel path", "left"),
                       ("output", "left"), ("MACs", "right"), ("instructions", "right"),
                       ("cycles", "right"), ("cycles/MAC", "right"), ("%", "right")):
@@ -314,7 +316,7 @@ def compare(model, core, toolchain, clock_mhz, flash_wait_states, input_file, js
                          board=board) for p in PATHS}
     from rich.table import Table
     t = Table(title=f"{m.name} on {core}: cycles per path ({toolchain}, {clock_mhz:g} MHz)",
-              caption=_cycles_label(core, board))
+              caption=_cycles_label([Build(p, toolchain, core) for p in PATHS], board))
     for col in ("#", "op", "simd", "scalar", "reference", "simd vs scalar", "simd vs ref"):
         t.add_column(col, justify="left" if col == "op" else "right")
 
