@@ -37,6 +37,9 @@ MAX_INPUT_ELEMENTS = 1 << 20
 # undefined behaviour or an artefact, refused by armsim in one line naming the tensor / op and
 # the rule.  (pattern in armsim's message, why the refusal is right)
 DOCUMENTED_REFUSALS = (
+    (r"corrupt or truncated flatbuffer",
+     "an offset pointing outside the file: TFLM does not verify the flatbuffer and reads "
+     "outside it"),
     (r"multiplier (nan|-?inf) is not finite",
      "a NaN or infinite scale: TFLM converts NaN / inf to an integer multiplier (undefined "
      "behaviour in C++)"),
