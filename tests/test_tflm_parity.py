@@ -353,3 +353,17 @@ def test_add_output_that_is_not_the_broadcast_is_refused(tmp_path):
     m = td.unpack(g.build())
     m.subgraphs[0].tensors[2].shape = np.array([1, 4], np.int32)
     assert_refused(td.pack(m), _x((1, 16)), tmp_path, "op 0 ADD", "not the broadcast")
+
+
+@pytest.mark.parametrize("weights_format", [1, 2])
+def test_fully_connected_weights_format_as_tflm(tmp_path, weights_format):
+    """TFLM parses SHUFFLED4x16INT8 (1) and its int8 kernels ignore it; other codes fail
+    ParseFullyConnected.  armsim refused 1."""
+    g = modelgen.Graph(seed=3)
+    g.output(g.fully_connected(g.input((1, 16), scale=0.05, zero_point=2), 6))
+    data = _set_option(g.build(), 0, "weightsFormat", weights_format)
+    if weights_format == 1:
+        assert_runs_like_tflm(data, _x((1, 16)), tmp_path)
+    else:
+        assert_refused(data, _x((1, 16)), tmp_path, "op 0 FULLY_CONNECTED",
+                       "unknown weights format 2", tflm_refuses=True)

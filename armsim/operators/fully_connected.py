@@ -23,8 +23,11 @@ def prepare(model, op):
         require_int8(model, op, inp, "input")
         require_int8(model, op, out, "output")
     require_rank(model, op, filt, 2, "weights")
-    if op.options.get("WeightsFormat", 0) != 0:
-        raise error(model, op, "shuffled weights format is not supported")
+    # ParseFullyConnected accepts DEFAULT and SHUFFLED4x16INT8 and refuses any other code;
+    # TFLM's int8 kernels never read the format, so shuffled weights run as default ones
+    if op.options.get("WeightsFormat", 0) not in (0, 1):
+        raise error(model, op, f"unknown weights format {op.options['WeightsFormat']} "
+                               f"(TFLM's options parser refuses it)")
     units, depth = filt.shape
     if not units or not depth:
         raise error(model, op, f"weights {filt.describe()} have shape {list(filt.shape)}: "
