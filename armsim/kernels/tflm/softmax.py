@@ -203,8 +203,11 @@ def exp_on_negative_values(m, a):
 
 
 @kernel(inline=True)
-def one_over_one_plus_x_for_x_in_0_1(m, a):
-    """1 / (1 + a) for a in [0, 1) (Q0.31): Newton-Raphson on half the denominator."""
+def newton_raphson_half_denominator(m, a):
+    """gemmlowp's shared start of one_over_one_plus_x_for_x_in_0_1 and
+    one_minus_x_over_one_plus_x_for_x_in_0_1 (a in [0, 1), Q0.31): the frame, half the
+    denominator and three Newton-Raphson steps; returns x ~ 1 / half_denominator (Q2.29).
+    Each caller adds its own ending and the frame's return."""
     a_sign = asr(m, a, 31)
     cmp(m, a_sign, -1)
     it(m, a_sign != -1)                                  # CMPEQ fails for a >= 0
@@ -282,6 +285,13 @@ def one_over_one_plus_x_for_x_in_0_1(m, a):
             bcc(m, (count == 0) if not saturated else (count != 0))
         if count == 0:
             break
+    return x
+
+
+@kernel(inline=True)
+def one_over_one_plus_x_for_x_in_0_1(m, a):
+    """1 / (1 + a) for a in [0, 1) (Q0.31): Newton-Raphson on half the denominator."""
+    x = newton_raphson_half_denominator(m, a)
     cmp(m, x, 1 << 30)                                   # Rescale<0>(ExactMulByPot<-1>(x))
     bcc(m, x >= (1 << 30))
     if x >= (1 << 30):

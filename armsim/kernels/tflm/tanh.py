@@ -16,11 +16,11 @@ the final rounding are estimates of the compiled code (not read off a listing), 
 new ending.  Not calibrated: no measurement.
 """
 from armsim.cpu.kernel import kernel, run
-from armsim.cpu.ops import (adc, add, asr, b, bcc, bl, carry_of_add, cmp, it, ldr_sp, ldrsb,
-                            lsl, lsr, mla, mov, mul, mvn, orr, pop_pc, push, rsb, smull, strb,
-                            sub, ubfx, umull)
+from armsim.cpu.ops import (add, asr, bcc, bl, cmp, it, ldrsb,
+                            lsl, lsr, mov, mvn, pop_pc, push, rsb, strb,
+                            sub, ubfx)
 from armsim.kernels.tflm.common import MultiplyByQuantizedMultiplier
-from armsim.kernels.tflm.softmax import _high32, exp_on_negative_values
+from armsim.kernels.tflm.softmax import exp_on_negative_values, newton_raphson_half_denominator
 
 INT32_MIN = -(2**31)
 INT32_MAX = 2**31 - 1
@@ -30,83 +30,7 @@ INT32_MAX = 2**31 - 1
 def one_minus_x_over_one_plus_x_for_x_in_0_1(m, a):
     """(1 - a) / (1 + a) for a in [0, 1) (Q0.31): SOFTMAX's one_over_one_plus_x port (the
     same Newton-Raphson on half the denominator), ending in Rescale<0>(x - F2::One())."""
-    a_sign = asr(m, a, 31)
-    cmp(m, a_sign, -1)
-    it(m, a_sign != -1)                                  # CMPEQ fails for a >= 0
-    if a_sign == -1:
-        cmp(m, a, INT32_MIN)
-    push(m, 3)
-    bcc(m, a == INT32_MIN)
-    if a == INT32_MIN:                                   # RoundingHalfSum(-1, 1) ... = -1
-        half = mov(m, -1)
-        x = mov(m, 1515870810)
-        half_hi = mov(m, -1)
-        b(m)
-    else:
-        # half_denominator = RoundingHalfSum(a, One) = (a + 2^31 - 1 + sign) / 2 (64-bit)
-        s = a + INT32_MAX
-        s = (s + 1) // 2 if s >= 0 else -((-s + 1) // 2)
-        carry = carry_of_add(a, INT32_MIN)
-        lo = add(m, a, INT32_MIN)
-        hi = adc(m, a_sign, 0, carry)
-        half = orr(m, lsr(m, lo, 1), hi << 31)
-        half_hi = asr(m, hi, 1)
-        orr(m, half, half_hi)
-        half = s
-        bcc(m, half == 0)
-        if half == 0:
-            x = mov(m, 1515870810)
-            b(m)
-        else:
-            ldr_sp(m)                                    # ldr =0xC3C3C3C4 (-32/17)
-            c = -1010580540
-            hi = rsb(m, half, 0)
-            hi = mla(m, c, half_hi, hi)
-            lo, h = umull(m, half, c)
-            hi = add(m, hi, h)
-            x = _high32(m, lo, hi, True, False)          # half_denominator * (-32/17)
-            x = add(m, x, 1515870810)                    # + 48/17
-    ldr_sp(m)                                            # ldr r4, =0xC0000001
-    count = mov(m, 3)
-    b(m)
-    while True:                                          # for (int i = 0; i < 3; i++)
-        x_sign = asr(m, x, 31)
-        cross = mul(m, x, half_hi)
-        cross = mla(m, half, x_sign, cross)
-        lo, h = umull(m, x, half)
-        hi = add(m, cross, h)
-        bcc(m, hi < 0)                                   # bmi
-        hdx = _high32(m, lo, hi, False, True)            # half_denominator * x
-        one_minus = rsb(m, hdx, 1 << 29)                 # F2::One() - half_denominator * x
-        lo, hi = smull(m, one_minus, x)
-        cmp(m, hi, 0)
-        bcc(m, hi >= 0)
-        p = _high32(m, lo, hi, False, False)             # x * one_minus... (Q4)
-        if hi >= 0:
-            cmp(m, p, 1 << 29)                           # Rescale<2>: saturating << 2
-            bcc(m, p >= (1 << 29))
-            if p >= (1 << 29):
-                p = mvn(m, INT32_MIN)
-                b(m)
-            else:
-                p = lsl(m, p, 2)
-            count = sub(m, count, 1)
-            x = add(m, x, p)
-            bcc(m, count == 0)
-        else:
-            cmp(m, p, -(1 << 29))
-            saturated = p <= -(1 << 29)
-            it(m, not saturated)
-            if saturated:
-                p = mov(m, INT32_MIN)
-            bcc(m, not saturated)                        # bgt -> the LSLS/SUBS/ADD/BEQ tail
-            if not saturated:
-                p = lsl(m, p, 2)
-            count = sub(m, count, 1)
-            x = add(m, x, p)
-            bcc(m, (count == 0) if not saturated else (count != 0))
-        if count == 0:
-            break
+    x = newton_raphson_half_denominator(m, a)
     x = sub(m, x, 1 << 29)                               # x - F2::One()
     cmp(m, x, (1 << 29) - 1)                             # Rescale<0>: saturating << 2
     bcc(m, x > (1 << 29) - 1)
