@@ -42,10 +42,15 @@ class OpProfile:
     simulated: bool
     breakdown: dict = field(default_factory=dict)
     types: str = ""              # activation / weight types, e.g. "int8", "int16x8"
+    fitted: dict = field(default_factory=dict)  # of `mnemonics`, those issued by fitted ops
 
     @property
     def instructions(self):
         return sum(self.mnemonics.values())
+
+    @property
+    def fitted_instructions(self):
+        return sum(self.fitted.values())
 
 
 @dataclass
@@ -73,6 +78,10 @@ class ModelProfile:
         return sum(o.cycles for o in self.ops)
 
     @property
+    def fitted_instructions(self):
+        return sum(o.fitted_instructions for o in self.ops)
+
+    @property
     def not_simulated(self):
         """How many ops were computed on the host (no counts, no cycles, MACs unknown)."""
         return sum(not o.simulated for o in self.ops)
@@ -91,8 +100,11 @@ class ModelProfile:
                      "reference": o.reference, "output_shape": list(o.output_shape),
                      "macs": o.macs, "instructions": o.instructions, "cycles": o.cycles,
                      "mnemonics": dict(sorted(o.mnemonics.items(), key=lambda kv: -kv[1])),
+                     "fitted_instructions": o.fitted_instructions,
+                     "fitted_mnemonics": dict(sorted(o.fitted.items(), key=lambda kv: -kv[1])),
                      "simulated": o.simulated, "types": o.types} for o in self.ops],
             "total": {"macs": self.macs, "instructions": self.instructions,
+                      "fitted_instructions": self.fitted_instructions,
                       "cycles": self.cycles, "latency_ms": self.latency_ms(),
                       "ops": len(self.ops), "not_simulated_ops": self.not_simulated},
             "arena_bytes": arena_bytes,
@@ -296,16 +308,16 @@ def run(model, path="simd", toolchain="gcc", core="cortex-m4", clock_mhz=100.0,
         else:
             values[step.output] = np.asarray(out).reshape(step.output_shape)
         if m is None:
-            counts, cyc, bd = {}, 0, {}
+            counts, fitted, cyc, bd = {}, {}, 0, {}
         else:
-            counts = machine.counts(m)
+            counts, fitted = machine.counts(m), machine.fitted_counts(m)
             bd = cores.breakdown(m, core, flash_wait_states=flash_wait_states,
                                  region_names=names, memory_system=memory_system)
             cyc = bd["total"]
         ref = step.reference_only or not build.cmsis_nn
         ops.append(OpProfile(step.index, step.op, " > ".join(chain), ref, step.output_shape,
                              step.macs, counts, cyc, m is not None, bd,
-                             op_types(model, model.operators[step.index])))
+                             op_types(model, model.operators[step.index]), fitted))
         if progress is not None:
             progress(step)
     outputs = [values[i] for i in model.outputs]

@@ -183,7 +183,8 @@ def test_trace_an_op_of_the_example_model(path):
     from armsim.cli.cmd_model import load_model
     model, step, chain, records, m, out, fast = cmd_teach.trace_model_op(None, 5, path)
     assert step.op == "FULLY_CONNECTED"
-    assert cmd_teach.traced_counts(records) == fast[path]
+    assert cmd_teach.traced_counts(records) == machine.counts(fast[path])
+    assert cmd_teach.traced_fitted_counts(records) == machine.fitted_counts(fast[path])
     # the traced op's output is the one the counted whole-model run produces
     model2, steps = load_model(None)
     values = {t.index: x for t, x in zip(model2.input_tensors(), profiler.random_inputs(model2))}

@@ -14,6 +14,7 @@ reference path: 3.1 M) is traced on a
 reduced copy -- first batch, first output channel, same kernel path -- compared with the
 counted run of that same copy; set ARMSIM_TRACE_CAP to trace everything whole.
 """
+import collections
 import os
 
 import numpy as np
@@ -21,8 +22,8 @@ import pytest
 
 from armsim.cpu import machine
 from armsim.cpu.kernel import Tracer, kernel, run
-from armsim.cpu.ops import (add, bcc, bl, cmp, it, ldr, ldrsb, mov, pop_pc, push, sadd8, sel,
-                        smlad, ssat, str_, strb, sub, sxtb16)
+from armsim.cpu.ops import (add, bcc, bl, cmp, fitted_ldr_sp, it, ldr, ldrsb, mov, pop_pc, push,
+                            sadd8, sel, smlad, ssat, str_, strb, sub, sxtb16)
 from armsim.kernels import harness
 
 from conftest import VECTORS, load_case, shared_cases
@@ -53,6 +54,7 @@ def _toy(m, src, weights, dst, n):
     """dst[i] = clamp(dot4(src, weights[i]) >> 4) for n rows, then a byte-wise max of the
     first two outputs through SADD8/SEL (GE flags)."""
     push(m, 4)
+    fitted_ldr_sp(m)                             # calibrated bookkeeping, marked as such
     i = mov(m, 0)
     while True:
         bl(m)
@@ -101,6 +103,10 @@ def test_own_kernel_traced_equals_counted():
     assert {"_toy", "_dot4", "_clamp_s8"} <= functions
     first_smlad = next(r for r in tracer.records if r.mnemonic == "smlad")
     assert first_smlad.function == "_dot4" and len(first_smlad.operands) == 3
+    # the fitted LDR counts as an LDR and is told apart in the trace and the counters
+    assert [(r.op, r.mnemonic) for r in tracer.records if r.fitted] == [("fitted_ldr_sp", "ldr")]
+    assert machine.fitted_counts(fast_m) == {"ldr": 1}
+    assert machine.counts(fast_m)["ldr"] == 1 + 2 * 6 + 1
 
 
 def test_a_different_run_is_detected():
@@ -150,3 +156,6 @@ def test_vector_case_traced_equals_counted(case_file, path):
     assert np.array_equal(traced.output, fast.output)
     assert_same_run(fast.m, traced.m)
     assert len(tracer.records) == n
+    # the records the trace marks fitted are exactly the counted run's FITTED block
+    fitted = collections.Counter(r.mnemonic for r in tracer.records if r.fitted)
+    assert dict(fitted) == machine.fitted_counts(fast.m)

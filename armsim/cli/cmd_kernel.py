@@ -62,6 +62,10 @@ def run(case, case_file, path, toolchain, core, function=None, flash_wait_states
         "bit_exact": None,
         "instructions": int(sum(mnemonics.values())),
         "mnemonics": mnemonics,
+        # of those, the instructions of fitted ops (bookkeeping calibrated on measured counts)
+        "fitted_instructions": sum(result.fitted_counts().values()),
+        "fitted_mnemonics": dict(sorted(result.fitted_counts().items(),
+                                        key=lambda kv: (-kv[1], kv[0]))),
         "cycles": terms["total"],
         "cycle_terms": {k: v for k, v in terms.items() if k != "total"},
         "taken_branches": int(result.m.st[machine.TAKEN]),
@@ -113,17 +117,19 @@ def show(report):
     table = Table(title="instructions by mnemonic")
     table.add_column("mnemonic")
     table.add_column("armsim", justify="right")
+    table.add_column("of which fitted", justify="right")
     if measured:
         table.add_column(f"measured {measured['build']}", justify="right")
     names = list(report["mnemonics"])
     if measured:
         names += [mn for mn in measured["mnemonics"] if mn not in report["mnemonics"]]
     for mn in names:
-        row = [mn, f"{report['mnemonics'].get(mn, 0):,}"]
+        fitted = report["fitted_mnemonics"].get(mn, 0)
+        row = [mn, f"{report['mnemonics'].get(mn, 0):,}", f"{fitted:,}" if fitted else ""]
         if measured:
             row.append(f"{measured['mnemonics'].get(mn, 0):,}")
         table.add_row(*row)
-    total = ["total", f"{report['instructions']:,}"]
+    total = ["total", f"{report['instructions']:,}", f"{report['fitted_instructions']:,}"]
     if measured:
         total.append(f"{measured['instructions']:,}")
     table.add_row(*total, style="bold")

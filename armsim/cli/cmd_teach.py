@@ -347,6 +347,8 @@ def render_record(i, r):
     text = f"{i:4d}  {r.mnemonic:<8} {', '.join(ops_text)}"
     if result:
         text += f"  ->  {result}"
+    if r.fitted:
+        text += "  [fitted]"
     return text
 
 
@@ -386,8 +388,17 @@ def traced_counts(records):
     return dict(collections.Counter(r.mnemonic for r in records))
 
 
-def count_table(counts_by_path):
-    """Mnemonic counts side by side, plus totals."""
+def traced_fitted_counts(records):
+    return dict(collections.Counter(r.mnemonic for r in records if r.fitted))
+
+
+def count_table(machines_by_path):
+    """Mnemonic counts of counted runs (a Machine, or None: no such run) side by side, plus
+    totals and how many of them fitted ops issued (calibrated bookkeeping, not transcribed)."""
+    counts_by_path = {p: machine.counts(m) if m is not None else None
+                      for p, m in machines_by_path.items()}
+    fitted_by_path = {p: machine.fitted_counts(m) if m is not None else None
+                      for p, m in machines_by_path.items()}
     paths = list(counts_by_path)
     names = sorted({mn for c in counts_by_path.values() if c for mn in c},
                    key=lambda mn: (CLASS_OF[mn], mn))
@@ -397,6 +408,8 @@ def count_table(counts_by_path):
             f"{(c.get(mn, 0) if c is not None else '-'):>10}" for c in counts_by_path.values()))
     lines.append(f"  {'total':<18}" + "".join(
         f"{(sum(c.values()) if c is not None else '-'):>10}" for c in counts_by_path.values()))
+    lines.append(f"  {'of which fitted':<18}" + "".join(
+        f"{(sum(c.values()) if c is not None else '-'):>10}" for c in fitted_by_path.values()))
     return lines
 
 
@@ -447,8 +460,7 @@ def _problem_lines(name, path, values, offset, max_lines, extra, start_at=None):
             prob = PROBLEMS[name](p, _int_list(values, "values") if values is not None else (
                 _int_list(DEFAULT_VALUES[name], "values") if name in DEFAULT_VALUES else None),
                 offset, **extra)
-            m, _ = prob.execute()
-            counts[p] = machine.counts(m)
+            counts[p], _ = prob.execute()
         except TraceError:
             counts[p] = None
     assert traced_counts(records) == machine.counts(m_fast), "trace and counted run disagree"
@@ -476,7 +488,7 @@ def _case_lines(case_path, path, max_lines, start_at=None):
     from armsim.kernels import harness
     counts = {}
     for p in ("simd", "scalar"):
-        counts[p] = harness.run_case(case, p).counts()
+        counts[p] = harness.run_case(case, p).m
     assert traced_counts(records) == fast.counts(), "trace and counted run disagree"
     lines += ["", f"instruction counts (counted runs; this trace: {len(records)} "
               f"instructions, equal to the counted {path} run)"]
@@ -504,8 +516,7 @@ def trace_model_op(model_arg, op_index, path="simd", limit=2_000_000):
         m, names, chain, out = profiler.run_step(step, values, path, "gcc", tracer=tracer)
     except RuntimeError as e:
         raise TraceError(f"op {op_index} {step.op}: {e}") from None
-    fast = {p: machine.counts(profiler.run_step(step, values, p, "gcc")[0])
-            for p in ("simd", "scalar")}
+    fast = {p: profiler.run_step(step, values, p, "gcc")[0] for p in ("simd", "scalar")}
     return model, step, chain, tracer.records, m, out, fast
 
 
@@ -519,7 +530,8 @@ def _model_lines(model_arg, op_index, path, max_lines, start_at):
     flat = np.asarray(out).ravel()
     lines += ["", f"output {list(step.output_shape)} (int8): {_fmt_list(flat[:32], 4)}"
               + (" ..." if flat.size > 32 else "")]
-    assert traced_counts(records) == fast[path], "trace and counted run disagree"
+    assert traced_counts(records) == machine.counts(fast[path]), \
+        "trace and counted run disagree"
     lines += ["", f"instruction counts (counted runs; this trace: {len(records)} "
               f"instructions, equal to the counted {path} run)"]
     lines += count_table(fast)

@@ -29,12 +29,13 @@ def kernel(fn=None, *, inline=False):
 
 
 class Record:
-    """One executed instruction of a trace."""
-    __slots__ = ("op", "mnemonic", "operands", "result", "function", "line", "depth")
+    """One executed instruction of a trace; `fitted` when its op is calibrated bookkeeping
+    (`armsim.cpu.ops.fitted_*`), not a transcribed instruction."""
+    __slots__ = ("op", "mnemonic", "operands", "result", "function", "line", "depth", "fitted")
 
-    def __init__(self, op, mnemonic, operands, result, function, line, depth):
+    def __init__(self, op, mnemonic, operands, result, function, line, depth, fitted=False):
         self.op, self.mnemonic, self.operands, self.result = op, mnemonic, operands, result
-        self.function, self.line, self.depth = function, line, depth
+        self.function, self.line, self.depth, self.fitted = function, line, depth, fitted
 
 
 class Tracer:
@@ -48,6 +49,7 @@ class Tracer:
 
     def _wrap(self, op):
         body, records, name, mnemonic = op.body, self.records, op.name, op.mnemonic
+        fitted = op.fitted
         limit = self.limit
 
         def recorded(m, *operands):
@@ -57,7 +59,7 @@ class Tracer:
                 raise RuntimeError(f"trace longer than {limit} instructions: use a smaller problem")
             records.append(Record(name, mnemonic, tuple(int(x) for x in operands),
                                   _plain(result), caller.f_code.co_name, caller.f_lineno,
-                                  _depth(caller)))
+                                  _depth(caller), fitted))
             return result
         recorded.__name__ = name
         return recorded

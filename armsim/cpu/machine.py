@@ -37,7 +37,8 @@ PAIRS = IT_FAILED + 1          # N_CLASSES x N_CLASSES: (previous class, class) 
 MAX_REGIONS = 8
 REGION_FIELDS = ("loads", "load_beats", "load_bytes", "stores", "store_beats", "store_bytes")
 REGION_BASE = PAIRS + N_CLASSES * N_CLASSES
-STATE_SIZE = REGION_BASE + MAX_REGIONS * len(REGION_FIELDS)
+FITTED = REGION_BASE + MAX_REGIONS * len(REGION_FIELDS)  # per mnemonic: issued by fitted ops
+STATE_SIZE = FITTED + N_MNEMONICS
 NO_CLASS = CLASS_INDEX["it"]   # a neutral predecessor at reset (IT never affects timing)
 
 # --- the load trace: what cache models need beyond the counters -------------------------
@@ -168,6 +169,12 @@ def counts(m):
     return {mn: int(c) for mn, c in zip(MNEMONICS, m.st[:N_MNEMONICS]) if c}
 
 
+def fitted_counts(m):
+    """Per mnemonic, how many of `counts(m)` were issued by fitted ops (instructions whose
+    number was calibrated against measured counts, not transcribed): non-zero ones only."""
+    return {mn: int(c) for mn, c in zip(MNEMONICS, m.st[FITTED:FITTED + N_MNEMONICS]) if c}
+
+
 def class_pairs(m):
     return m.st[PAIRS:PAIRS + N_CLASSES * N_CLASSES].reshape(N_CLASSES, N_CLASSES)
 
@@ -190,5 +197,6 @@ def region_traffic(m, region_names):
     return out
 
 
-__all__ = ["Machine", "Memory", "MemoryFault", "build", "read", "counts", "class_pairs",
+__all__ = ["Machine", "Memory", "MemoryFault", "build", "read", "counts", "fitted_counts",
+           "class_pairs",
            "region_traffic", "load_trace", "CLASSES"]

@@ -11,13 +11,19 @@ used by the traced run) and the module-level name, the same body compiled by
 Kernel code reads like the compiled C: ``sum = smlad(m, a, b, sum)`` is ``SMLAD``;
 pointer post-increments fold into the load/store (``LDR r0, [r1], #4``) and are not
 separate instructions; loop bookkeeping is issued explicitly (``cmp``, ``bcc``).
+
+Fitted instructions -- stack traffic and bookkeeping whose *number* was calibrated against
+measured per-function counts rather than transcribed from the C or a disassembly -- are
+issued through ``fitted_<op>(m)`` (``fitted_ldr_sp``, ``fitted_mov``, ...): the same mnemonic,
+class and timing as ``<op>``, no operands (their values never mattered), and also counted
+in the machine's FITTED block, so traces, tables and JSON can tell them apart.
 """
 from numba import types
 from numba.extending import overload
 
 from . import isa
 from .instructions import CLASS_INDEX, CLASS_OF, MNEMONIC_INDEX
-from .machine import (FAULT_ADDRESS, FAULT_MNEMONIC, GE_FLAGS, GRANULE_SHIFT, IT_FAILED,
+from .machine import (FAULT_ADDRESS, FAULT_MNEMONIC, FITTED, GE_FLAGS, GRANULE_SHIFT, IT_FAILED,
                       MULTIPLE_BEATS, PAIRS, PREV_CLASS, Q_FLAG, REGION_BASE, REGION_FIELDS,
                       STACK_BEATS, TAKEN, TRACE_COUNT, TRACE_DROPPED, TRACE_HEADER, TRACE_LAST,
                       MemoryFault)
@@ -28,20 +34,22 @@ _NFIELDS = len(REGION_FIELDS)
 
 
 class Op:
-    """One counted instruction: its mnemonic, Python body and compiled twin."""
+    """One counted instruction: its mnemonic, Python body and compiled twin; `fitted` for
+    the issue-only twins of calibrated bookkeeping (see the module docstring)."""
 
-    def __init__(self, name, mnemonic, body):
+    def __init__(self, name, mnemonic, body, fitted=False):
         self.name = name
         self.mnemonic = mnemonic
         self.body = body
+        self.fitted = fitted
         self.fast = jit(body, cache=False)
 
 
 OPS = {}
 
 
-def _register(name, mnemonic, body):
-    op = Op(name, mnemonic, body)
+def _register(name, mnemonic, body, fitted=False):
+    op = Op(name, mnemonic, body, fitted)
     OPS[name] = op
     return op.fast
 
@@ -500,3 +508,31 @@ strb_sp = _stack_slot("strb", "strb_sp")    # STRB Rt, [sp, #imm]
 
 bfi = _plain("bfi", isa.BFI)
 ldr_lit = _stack_slot("ldr", "ldr_lit")     # LDR Rt, [pc, #imm]: a constant from the literal pool
+
+
+# --- fitted bookkeeping ------------------------------------------------------------------
+
+def _fitted(name):
+    """``fitted_<name>(m)``: op `name`'s issue slot, also counted as fitted."""
+    mnemonic = OPS[name].mnemonic
+    index, cls = _ids(mnemonic)
+
+    def op(m):
+        issue(m, index, cls)
+        m.st[FITTED + index] += 1
+    return _register("fitted_" + name, mnemonic, op, fitted=True)
+
+
+fitted_ldr_sp = _fitted("ldr_sp")
+fitted_str_sp = _fitted("str_sp")
+fitted_ldrd_sp = _fitted("ldrd_sp")
+fitted_strd_sp = _fitted("strd_sp")
+fitted_ldrsh_sp = _fitted("ldrsh_sp")
+fitted_ldrsb_sp = _fitted("ldrsb_sp")
+fitted_strb_sp = _fitted("strb_sp")
+fitted_ldr_lit = _fitted("ldr_lit")
+fitted_mov = _fitted("mov")
+fitted_add = _fitted("add")
+fitted_sub = _fitted("sub")
+fitted_cmp = _fitted("cmp")
+fitted_bcc = _fitted("bcc")      # a conditional branch not taken (a taken one moves TAKEN)

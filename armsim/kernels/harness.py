@@ -54,6 +54,10 @@ class Result:
     def counts(self):
         return machine.counts(self.m)
 
+    def fitted_counts(self):
+        """Of `counts()`, the instructions issued by fitted ops."""
+        return machine.fitted_counts(self.m)
+
     @property
     def instructions(self):
         return sum(self.counts().values())

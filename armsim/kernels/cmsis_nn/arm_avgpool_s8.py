@@ -18,9 +18,10 @@ spills of the loop state (`ldr_sp`, `str_sp`, `ldrd_sp`, `strd_sp`) are placed p
 level where the measured counts put them.
 """
 from armsim.cpu.kernel import kernel
-from armsim.cpu.ops import (add, asr, b, bcc, bic, bl, cmp, it, ldr, ldr_sp, ldrd_sp, ldrsb, lsr, mla, mov,
-                        mul, orr, pop_pc, push, qadd, rsb, sdiv, str_, str_sp, strb, strd_sp, sub,
-                        udiv)
+from armsim.cpu.ops import (add, asr, b, bcc, bic, bl, cmp, fitted_add, fitted_ldr_sp,
+                            fitted_ldrd_sp, fitted_mov, fitted_str_sp, fitted_strd_sp, it, ldr,
+                            ldr_sp, ldrd_sp, ldrsb, mla, mov, mul, orr, pop_pc, push, qadd, rsb,
+                            sdiv, str_, str_sp, strb, strd_sp, sub, udiv)
 from armsim.kernels.minmax import max_lt, min_gt
 
 from .arm_avgpool_get_buffer_sizes_s8 import arm_avgpool_s8_get_buffer_size
@@ -60,9 +61,9 @@ def arm_avgpool_s8(m, stride_y, stride_x, pad_y, pad_x, act_min, act_max, batch_
     push(m, 9)                                             # push {r4-r11, lr}
     sub(m, 0, 0)                                           # sub sp, sp, #frame
     for _ in range(4):                                     # struct fields, stacked arguments
-        ldrd_sp(m)
+        fitted_ldrd_sp(m)
     for _ in range(4):
-        ldr_sp(m)
+        fitted_ldr_sp(m)
     cmp(m, batch_cnt, 1)                                   # if (batch_cnt < 1) return ARM_CMSIS_NN_ARG_ERROR;
     bcc(m, batch_cnt < 1)
     if batch_cnt < 1:
@@ -91,14 +92,14 @@ def arm_avgpool_s8(m, stride_y, stride_x, pad_y, pad_x, act_min, act_max, batch_
                 bcc(m, output_x <= 0)
                 for i_x in range(output_x):
                     for _ in range(26):                    # reloads of spilled loop state
-                        ldr_sp(m)
+                        fitted_ldr_sp(m)
                     for _ in range(14):
-                        str_sp(m)
+                        fitted_str_sp(m)
                     for _ in range(2):
-                        ldrd_sp(m)
-                    strd_sp(m)
+                        fitted_ldrd_sp(m)
+                    fitted_strd_sp(m)
                     for _ in range(10):                    # register shuffles around the loops
-                        mov(m, 0)
+                        fitted_mov(m)
                     b(m)
                     # kernel_y_start = MAX(0, -idx_y);  kernel_x_start = MAX(0, -idx_x);
                     kernel_y_start = bic(m, rsb(m, idx_y, 0), (-idx_y) >> 31)
@@ -170,13 +171,13 @@ def arm_avgpool_s8(m, stride_y, stride_x, pad_y, pad_x, act_min, act_max, batch_
                 for i_x in range(output_x):
                     kx1 = add(m, kx0, kernel_x)
                     for i_ch_in in range(ch_src):
-                        ldrd_sp(m)                         # spilled loop state
-                        strd_sp(m)
+                        fitted_ldrd_sp(m)                  # spilled loop state
+                        fitted_strd_sp(m)
                         for _ in range(4):
-                            ldr_sp(m)
-                        str_sp(m)
-                        mov(m, 0)
-                        mov(m, 0)
+                            fitted_ldr_sp(m)
+                        fitted_str_sp(m)
+                        fitted_mov(m)
+                        fitted_mov(m)
                         total = mov(m, 0)                  # int sum = 0;
                         count = mov(m, 0)                  # int count = 0;
                         k_y = mov(m, ky0)
@@ -228,7 +229,7 @@ def arm_avgpool_s8(m, stride_y, stride_x, pad_y, pad_x, act_min, act_max, batch_
                         total = _clamp(m, total, act_min, act_max)
                         # dst[i_ch_in + ch_src * (i_x + i_y * output_x)] = sum;
                         strb(m, dst + i_ch_in + ch_src * (i_x + i_y * output_x), total)
-                        add(m, 0, 0)
+                        fitted_add(m)
                         cmp(m, i_ch_in + 1, ch_src)
                         bcc(m, i_ch_in + 1 < ch_src)
                     kx0 = add(m, kx0, stride_x)
@@ -242,6 +243,6 @@ def arm_avgpool_s8(m, stride_y, stride_x, pad_y, pad_x, act_min, act_max, batch_
             batch_cnt = sub(m, batch_cnt, 1)
             bcc(m, batch_cnt != 0)
     mov(m, 0)                                              # return ARM_CMSIS_NN_SUCCESS;
-    add(m, 0, 0)
+    fitted_add(m)
     pop_pc(m, 9)
     return 0

@@ -19,8 +19,9 @@ param struct reloads, the pointer steps) and the set-up are FITTED to its per-fu
 count and mnemonic histogram, not read off a disassembly.
 """
 from armsim.cpu.kernel import kernel
-from armsim.cpu.ops import (add, b, bcc, bl, cmp, ldr_sp, ldrd_sp, mla, mov, mul, pop_pc, push,
-                            rsb, str_sp, strd_sp, sub)
+from armsim.cpu.ops import (add, b, bcc, bl, cmp, fitted_add, fitted_ldr_sp, fitted_ldrd_sp,
+                            fitted_mov, fitted_str_sp, fitted_strd_sp, mla, mov, mul, pop_pc, push,
+                            rsb, sub)
 
 from .arm_nn_vec_mat_mult_t_s8 import arm_nn_vec_mat_mult_t_s8
 
@@ -33,8 +34,8 @@ def arm_batch_matmul_s8(m, input_offset, filter_offset, output_offset, activatio
     push(m, 9)                                             # push {r4-r11, lr}
     sub(m, 0, 0)                                           # sub sp, sp, #frame
     for _ in range(4):                                     # the dims structs (fitted)
-        ldrd_sp(m)
-    ldr_sp(m)
+        fitted_ldrd_sp(m)
+    fitted_ldr_sp(m)
     lhs_rows = lhs_w                                       # input_lhs_dims->w
     rhs_rows = rhs_w                                       # input_rhs_dims->w
     rhs_cols = rhs_c                                       # input_rhs_dims->c
@@ -59,30 +60,30 @@ def arm_batch_matmul_s8(m, input_offset, filter_offset, output_offset, activatio
     else:
         outer_rhs_diff = mul(m, rsb(m, inner_rhs_diff, 0), rhs_h)
     for _ in range(2):                                     # spills (fitted)
-        str_sp(m)
+        fitted_str_sp(m)
     cmp(m, output_batch, 0)                                # for (i_out_batch ...)
     bcc(m, output_batch <= 0)
     for i_out_batch in range(output_batch):
         cmp(m, output_height, 0)                           # for (i_out_height ...)
         bcc(m, output_height <= 0)
         for i_out_height in range(output_height):
-            ldr_sp(m)
+            fitted_ldr_sp(m)
             cmp(m, lhs_rows, 0)                            # for (i_lhs_rows ...)
             bcc(m, lhs_rows <= 0)
             for i_lhs_rows in range(lhs_rows):
                 for _ in range(11):                        # the 11 stacked arguments (fitted)
-                    ldr_sp(m)
-                add(m, 0, 0)
-                add(m, 0, 0)
-                mov(m, 0)
-                mov(m, 0)
+                    fitted_ldr_sp(m)
+                fitted_add(m)
+                fitted_add(m)
+                fitted_mov(m)
+                fitted_mov(m)
                 for _ in range(3):
-                    str_sp(m)
+                    fitted_str_sp(m)
                 for _ in range(4):
-                    strd_sp(m)
+                    fitted_strd_sp(m)
                 mov(m, input_lhs)                          # lhs, rhs, kernel_sum NULL, bias NULL
                 mov(m, input_rhs)
-                mov(m, 0)
+                fitted_mov(m)
                 bl(m)
                 arm_nn_vec_mat_mult_t_s8(m, input_lhs, input_rhs, 0, 0, output, input_offset,
                                          output_offset, multiplier, shift, rhs_cols, rhs_rows,
@@ -102,6 +103,6 @@ def arm_batch_matmul_s8(m, input_offset, filter_offset, output_offset, activatio
         cmp(m, i_out_batch + 1, output_batch)
         bcc(m, i_out_batch + 1 < output_batch)
     mov(m, 0)                                              # return ARM_CMSIS_NN_SUCCESS;
-    add(m, 0, 0)
+    fitted_add(m)
     pop_pc(m, 9)
     return 0

@@ -6,7 +6,8 @@ arm_nn_mat_mult_kernel_s8_s16); the padded-row GEMM path is compiled for MVE onl
 Calibration (../shared/reference conv1x3_1x32x8_o16_p1): 34 instructions in the function.
 """
 from armsim.cpu.kernel import kernel
-from armsim.cpu.ops import add, bcc, bl, cbz, cmp, ldr_sp, mov, mul, pop_pc, push, str_sp, sub
+from armsim.cpu.ops import (add, bcc, bl, cbz, cmp, fitted_add, fitted_ldr_sp, fitted_str_sp, mov,
+                            mul, pop_pc, push, sub)
 
 from .arm_convolve_s8 import arm_convolve_s8
 
@@ -24,37 +25,37 @@ def arm_convolve_1_x_n_s8(m, buf, input_batches, input_x, input_y, input_ch, ker
     sub(m, 0, 0)                                      # sub sp, #frame
     # if ((input_dims->h != 1) || conv_params->dilation.w != 1 || ctx->buf == NULL ||
     #     conv_params->stride.w == 0 || (conv_params->stride.w * input_dims->c % 4 != 0))
-    ldr_sp(m)
+    fitted_ldr_sp(m)
     cmp(m, input_y, 1)
     bcc(m, input_y != 1)
     bad = input_y != 1
     if not bad:
-        ldr_sp(m)
+        fitted_ldr_sp(m)
         cmp(m, dilation_x, 1)
         bcc(m, dilation_x != 1)
         bad = dilation_x != 1
     if not bad:
-        ldr_sp(m)
+        fitted_ldr_sp(m)
         cbz(m, buf == 0)
         bad = buf == 0
     if not bad:
-        ldr_sp(m)
+        fitted_ldr_sp(m)
         cbz(m, stride_x == 0)
         bad = stride_x == 0
     if not bad:
-        ldr_sp(m)
+        fitted_ldr_sp(m)
         t = mul(m, stride_x, input_ch)
         cmp(m, t & 3, 0)                              # (stride.w * input_dims->c) % 4 != 0  (TST #3)
         bcc(m, (t & 3) != 0)
         bad = (t & 3) != 0
     if bad:
         mov(m, ARG_ERROR)
-        add(m, 0, 0)
+        fitted_add(m)
         pop_pc(m, 5)
         return ARG_ERROR, -1
     for _ in range(8):
-        ldr_sp(m)                                     # the stacked arguments, passed on
-        str_sp(m)
+        fitted_ldr_sp(m)                              # the stacked arguments, passed on
+        fitted_str_sp(m)
     mov(m, 0)                                         # upscale_dims = NULL
     bl(m)
     status, gemm = arm_convolve_s8(m, buf, input_batches, input_x, input_y, input_ch, kernel_x, kernel_y,

@@ -7,7 +7,8 @@ Calibration (../shared/reference conv1x1_s2_8x8x16_o16): 178 instructions in the
 itself for four rows (stores of the 11 stacked arguments per call).
 """
 from armsim.cpu.kernel import kernel
-from armsim.cpu.ops import add, bcc, bl, cmp, ldr_sp, mov, mul, pop_pc, push, str_sp, sub
+from armsim.cpu.ops import (add, bcc, bl, cmp, fitted_add, fitted_ldr_sp, fitted_str_sp, mov, mul,
+                            pop_pc, push, sub)
 
 from .arm_nn_mat_mult_nt_t_s8 import arm_nn_mat_mult_nt_t_s8
 
@@ -21,8 +22,8 @@ def arm_convolve_1x1_s8(m, input_n, input_w, input_h, input_c, pad_w, pad_h, str
                         output_mult, output_shift, output_data):
     push(m, 9)                                        # push {r4-r11, lr}
     sub(m, 0, 0)                                      # sub sp, #frame
-    ldr_sp(m)
-    ldr_sp(m)
+    fitted_ldr_sp(m)
+    fitted_ldr_sp(m)
     cmp(m, pad_w, 0)                                  # if (conv_params->padding.w != 0 || ...h != 0)
     bcc(m, pad_w != 0)
     if pad_w == 0:
@@ -30,11 +31,11 @@ def arm_convolve_1x1_s8(m, input_n, input_w, input_h, input_c, pad_w, pad_h, str
         bcc(m, pad_h != 0)
     if pad_w != 0 or pad_h != 0:
         mov(m, ARG_ERROR)
-        add(m, 0, 0)
+        fitted_add(m)
         pop_pc(m, 9)
         return ARG_ERROR
     for _ in range(9):
-        ldr_sp(m)                                     # dims and conv_params fields
+        fitted_ldr_sp(m)                              # dims and conv_params fields
     lhs_rows = output_w                               # const int32_t lhs_rows = output_dims->w;
     rhs_rows = output_c                               # const int32_t rhs_rows = output_dims->c;
     rhs_cols = input_c                                # const int32_t rhs_cols = input_dims->c;
@@ -53,9 +54,9 @@ def arm_convolve_1x1_s8(m, input_n, input_w, input_h, input_c, pad_w, pad_h, str
         bcc(m, output_h <= 0)
         while i_output_h < output_h:
             for _ in range(11):
-                str_sp(m)                             # the 11 stacked arguments
+                fitted_str_sp(m)                      # the 11 stacked arguments
             for _ in range(4):
-                ldr_sp(m)                             # quant_params, conv_params fields
+                fitted_ldr_sp(m)                      # quant_params, conv_params fields
             mov(m, input_data)                        # r0-r3
             mov(m, filter_data)
             mov(m, bias_data)
@@ -69,7 +70,7 @@ def arm_convolve_1x1_s8(m, input_n, input_w, input_h, input_c, pad_w, pad_h, str
             cmp(m, result, 0)                         # if (result != ARM_CMSIS_NN_SUCCESS)
             bcc(m, result != 0)
             if result != 0:
-                add(m, 0, 0)
+                fitted_add(m)
                 pop_pc(m, 9)
                 return result
             input_data = add(m, input_data, input_inc)    # input_data += input_inc;
@@ -81,6 +82,6 @@ def arm_convolve_1x1_s8(m, input_n, input_w, input_h, input_c, pad_w, pad_h, str
         cmp(m, i_batch, input_n)
         bcc(m, i_batch < input_n)
     mov(m, 0)                                         # return ARM_CMSIS_NN_SUCCESS;
-    add(m, 0, 0)
+    fitted_add(m)
     pop_pc(m, 9)
     return 0

@@ -12,8 +12,9 @@ Calibration (../shared/reference conv1x1_8x8x16_o32, conv1x1_12x12x32_o64): 42 (
 45 (scalar_O2) instructions in the function itself.
 """
 from armsim.cpu.kernel import kernel
-from armsim.cpu.ops import (add, asr, bcc, bl, cbz, cmp, ldr, ldr_sp, ldrsb, ldrsh, mla, mov,
-                        mul, pop_pc, push, smlad, strb, str_sp, sub)
+from armsim.cpu.ops import (add, asr, bcc, bl, cbz, cmp, fitted_add, fitted_ldr_sp, fitted_mov,
+                            fitted_str_sp, ldr, ldrsb, ldrsh, mla, mov, mul, pop_pc, push, smlad,
+                            strb, sub)
 from armsim.kernels.minmax import max_lt, min_gt
 
 from .arm_nn_mat_mult_kernel_s8_s16 import arm_nn_mat_mult_kernel_s8_s16
@@ -37,7 +38,7 @@ def arm_convolve_1x1_s8_fast(m, buf, input_n, input_w, input_h, input_c, pad_w, 
     push(m, 5)                                        # push {r4-r7, lr}
     sub(m, 0, 0)                                      # sub sp, #frame
     for _ in range(4):
-        ldr_sp(m)                                     # conv_params->padding, stride
+        fitted_ldr_sp(m)                              # conv_params->padding, stride
     # if (padding.w != 0 || padding.h != 0 || stride.w != 1 || stride.h != 1)
     bad = False
     for v, want in ((pad_w, 0), (pad_h, 0), (stride_w, 1), (stride_h, 1)):
@@ -47,11 +48,11 @@ def arm_convolve_1x1_s8_fast(m, buf, input_n, input_w, input_h, input_c, pad_w, 
             bad = v != want
     if bad:
         mov(m, ARG_ERROR)
-        add(m, 0, 0)
+        fitted_add(m)
         pop_pc(m, 5)
         return ARG_ERROR, 0
     for _ in range(3):
-        ldr_sp(m)                                     # input_dims fields
+        fitted_ldr_sp(m)                              # input_dims fields
     rhs_cols = input_c                                # const int32_t rhs_cols = input_dims->c;
     rhs_rows = output_c                               # const int32_t rhs_rows = output_dims->c;
     lhs_rows = mul(m, mul(m, input_w, input_h), input_n)  # input_dims->w * h * n
@@ -86,7 +87,7 @@ def arm_convolve_1x1_s8_fast(m, buf, input_n, input_w, input_h, input_c, pad_w, 
                         bcc(m, lhs_rows != 2)
                         if lhs_rows == 2:
                             for _ in range(8):
-                                str_sp(m)             # stacked arguments
+                                fitted_str_sp(m)      # stacked arguments
                             bl(m)
                             out = arm_nn_mat_mult_kernel_s8_s16(
                                 m, filter_data, buffer_a, output_ch, output_shift, output_mult,
@@ -152,15 +153,15 @@ def arm_convolve_1x1_s8_fast(m, buf, input_n, input_w, input_h, input_c, pad_w, 
                 i_batch += 1
                 cmp(m, i_batch, input_n)
                 bcc(m, i_batch < input_n)
-            mov(m, 0)
-            add(m, 0, 0)
+            fitted_mov(m)
+            fitted_add(m)
             pop_pc(m, 5)
             return 0, VIA_MAT_MULT_KERNEL
 
     for _ in range(11):
-        str_sp(m)                                     # the 11 stacked arguments
+        fitted_str_sp(m)                              # the 11 stacked arguments
     for _ in range(6):
-        ldr_sp(m)                                     # quant_params, conv_params fields
+        fitted_ldr_sp(m)                              # quant_params, conv_params fields
     mov(m, input_data)
     mov(m, filter_data)
     mov(m, bias_data)
@@ -169,6 +170,6 @@ def arm_convolve_1x1_s8_fast(m, buf, input_n, input_w, input_h, input_c, pad_w, 
                             output_shift, lhs_rows, rhs_rows, rhs_cols, input_offset,
                             output_offset, activation_min, activation_max, rhs_rows, rhs_cols)
     mov(m, 0)                                         # return ARM_CMSIS_NN_SUCCESS;
-    add(m, 0, 0)
+    fitted_add(m)
     pop_pc(m, 5)
     return 0, VIA_MAT_MULT_NT_T

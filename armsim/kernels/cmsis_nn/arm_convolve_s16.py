@@ -24,8 +24,10 @@ loop bookkeeping and stack traffic per tap and per column (`ldr_sp`, `str_sp`, `
 marked "fitted") are set to those totals; the libc calls are newlib's code (kernels/libc.py).
 """
 from armsim.cpu.kernel import kernel
-from armsim.cpu.ops import (add, asr, b, bcc, bl, cbz, cmp, ldr, ldr_sp, ldrd, ldrd_sp, ldrsb, ldrsh, strd_sp,
-                            mla, mov, mul, orr, pop_pc, push, smlad, str_sp, strh, sub)
+from armsim.cpu.ops import (add, asr, b, bcc, bl, cbz, cmp, fitted_add, fitted_ldr_sp,
+                            fitted_ldrd_sp, fitted_mov, fitted_str_sp, fitted_strd_sp, fitted_sub,
+                            ldr, ldr_sp, ldrd, ldrsb, ldrsh, mla, mov, mul, orr, pop_pc, push,
+                            smlad, str_sp, strh, sub)
 from armsim.kernels.libc import memcpy, memset
 from armsim.kernels.minmax import max_lt, min_gt
 
@@ -49,7 +51,7 @@ def _left_over_column(m, buffer_a, filter_data, rhs_cols, output_ch, is_int32_bi
     ker_a = filter_data
     for i in range(output_ch):                          # for (i = 0; i < output_ch; i++)
         for _ in range(3):                              # fitted: reloads per channel
-            ldr_sp(m)
+            fitted_ldr_sp(m)
         total = mov(m, 0)                               # int32_t sum = 0;
         ip_as_col = buffer_a
         if m.dsp:
@@ -116,12 +118,12 @@ def arm_convolve_s16(m, buf, input_batches, input_x, input_y, input_ch, kernel_x
     cbz(m, buf == 0)                                    # if (ctx->buf == NULL)
     if buf == 0:
         mov(m, ARG_ERROR)
-        add(m, 0, 0)
+        fitted_add(m)
         pop_pc(m, 9)
         return ARG_ERROR, 0
     buffer_a = buf
     for _ in range(14):                                 # the dims, conv_params, quant fields
-        ldr_sp(m)
+        fitted_ldr_sp(m)
     rhs_cols = mul(m, mul(m, input_ch, kernel_y), kernel_x)
     col_bytes = input_ch << 1                           # sizeof(int16_t) * input_ch
     gemm_calls = 0
@@ -138,27 +140,27 @@ def arm_convolve_s16(m, buf, input_batches, input_x, input_y, input_ch, kernel_x
             bcc(m, output_x <= 0)
             for i_out_x in range(output_x):
                 for _ in range(11):                     # fitted: per-column reloads,
-                    ldr_sp(m)                           # copies and branches
+                    fitted_ldr_sp(m)                    # copies and branches
                 for _ in range(6):
-                    mov(m, 0)
+                    fitted_mov(m)
                 for _ in range(3):
                     b(m)
                 for _ in range(4):
-                    ldrd_sp(m)
+                    fitted_ldrd_sp(m)
                 for _ in range(2):
-                    strd_sp(m)
+                    fitted_strd_sp(m)
                 base_idx_x = sub(m, mul(m, stride_x, i_out_x), pad_x)
                 base_idx_y = sub(m, mul(m, stride_y, i_out_y), pad_y)
                 for i_ker_y in range(kernel_y):
                     k_y = add(m, base_idx_y, dilation_y * i_ker_y)
                     for i_ker_x in range(kernel_x):
                         for _ in range(6):              # fitted: per-tap reloads, copies,
-                            ldr_sp(m)                   # a branch and an index update
+                            fitted_ldr_sp(m)            # a branch and an index update
                         for _ in range(5):
-                            mov(m, 0)
+                            fitted_mov(m)
                         b(m)
-                        sub(m, 0, 0)
-                        add(m, 0, 0)
+                        fitted_sub(m)
+                        fitted_add(m)
                         k_x = add(m, base_idx_x, dilation_x * i_ker_x)
                         # if (k_y < 0 || k_y >= input_y || k_x < 0 || k_x >= input_x)
                         orr(m, k_y, k_x)                # ORRS: either index negative
@@ -174,7 +176,7 @@ def arm_convolve_s16(m, buf, input_batches, input_x, input_y, input_ch, kernel_x
                             outside = k_x >= input_x
                         bl(m)
                         if outside:                     # arm_memset_s8(im2col, 0, 2 * input_ch)
-                            mov(m, 0)
+                            fitted_mov(m)
                             memset(m, im2col, 0, col_bytes)
                         else:                           # arm_memcpy_s8(im2col, input + ..., 2 * input_ch)
                             # the row / column address stepped by adds (strength-reduced)
@@ -190,7 +192,7 @@ def arm_convolve_s16(m, buf, input_batches, input_x, input_y, input_ch, kernel_x
                 bcc(m, lhs_rows != 2)
                 if lhs_rows == 2:
                     for _ in range(6):                  # fitted: the call's stacked arguments
-                        str_sp(m)
+                        fitted_str_sp(m)
                     bl(m)
                     out = arm_nn_mat_mult_kernel_s16(m, filter_data, buffer_a, output_ch,
                                                      output_shift, output_mult,
@@ -215,7 +217,7 @@ def arm_convolve_s16(m, buf, input_batches, input_x, input_y, input_ch, kernel_x
         cmp(m, _batch + 1, input_batches)
         bcc(m, _batch + 1 < input_batches)
     mov(m, 0)                                           # return ARM_CMSIS_NN_SUCCESS;
-    add(m, 0, 0)
+    fitted_add(m)
     pop_pc(m, 9)
     return 0, gemm_calls
 

@@ -39,8 +39,10 @@ are the real newlib code (kernels/libc.py) and match the measured memcpy/memset 
 exactly.
 """
 from armsim.cpu.kernel import kernel
-from armsim.cpu.ops import (add, and_, asr, b, bcc, bl, cbz, cmp, it, ldr, ldr_sp, ldrsb, ldrsh, lsr, mla, strd_sp,
-                        mov, mul, pop_pc, push, smlad, strb, str_sp, sub, sxtb, udiv, mls)
+from armsim.cpu.ops import (add, and_, asr, b, bcc, bl, cbz, cmp, fitted_add, fitted_ldr_sp,
+                            fitted_mov, fitted_str_sp, fitted_strd_sp, it, ldr, ldr_sp, ldrsb,
+                            ldrsh, lsr, mla, mls, mov, mul, pop_pc, push, smlad, str_sp, strb,
+                            strd_sp, sub, sxtb, udiv)
 from armsim.kernels.minmax import max_lt, min_gt
 
 from armsim.kernels.libc import memcpy, memset
@@ -68,11 +70,11 @@ def _upscaled_column(m, im2col_buf, input_data, input_x, input_y, input_ch, kern
     are the upscaled extents.  Returns the advanced im2col_buf."""
     # arm_memset_s8(im2col_buf, (int8_t)-input_offset, kernel_ch * kernel_x * kernel_y)
     for _ in range(6):
-        ldr_sp(m)                                         # the branch's spilled locals
+        fitted_ldr_sp(m)                                  # the branch's spilled locals
     for _ in range(4):
-        str_sp(m)
-    mov(m, 0)
-    mov(m, 0)
+        fitted_str_sp(m)
+    fitted_mov(m)
+    fitted_mov(m)
     window = mul(m, mul(m, kernel_ch, kernel_x), kernel_y)
     mov(m, pad_val)
     mov(m, im2col_buf)
@@ -82,10 +84,10 @@ def _upscaled_column(m, im2col_buf, input_data, input_x, input_y, input_ch, kern
     cmp(m, kernel_y, 0)
     bcc(m, kernel_y <= 0)
     for i_ker_y in range(kernel_y):
-        ldr_sp(m)
-        ldr_sp(m)
-        str_sp(m)
-        add(m, 0, 0)
+        fitted_ldr_sp(m)
+        fitted_ldr_sp(m)
+        fitted_str_sp(m)
+        fitted_add(m)
         k_y = add(m, base_idx_y, dilation_y * i_ker_y)    # k_y = base_idx_y + dilation_y * i_ker_y;
         # if ((k_y < 0 || k_y >= input_y) || (k_y % 2 && y_rshift == 1))
         skip = k_y < 0 or k_y >= input_y
@@ -110,10 +112,10 @@ def _upscaled_column(m, im2col_buf, input_data, input_x, input_y, input_ch, kern
             cmp(m, kernel_x, 0)
             bcc(m, kernel_x <= 0)
             for i_ker_x in range(kernel_x):
-                ldr_sp(m)                                 # uint16_t locals reloaded from the stack
-                ldr_sp(m)
-                ldr_sp(m)
-                mov(m, 0)
+                fitted_ldr_sp(m)                          # uint16_t locals reloaded from the stack
+                fitted_ldr_sp(m)
+                fitted_ldr_sp(m)
+                fitted_mov(m)
                 k_x = add(m, base_idx_x, dilation_x * i_ker_x)   # k_x = base_idx_x + dilation_x * i_ker_x;
                 # if ((k_x >= 0 && k_x < input_x) && ((k_x % 2 == 0) || x_rshift == 0))
                 copy = False
@@ -178,12 +180,12 @@ def convolve_s8_body(m, buf, input_batches, input_x, input_y, input_ch, kernel_x
     cbz(m, buf == 0)                                  # if (ctx->buf == NULL)
     if buf == 0:
         mov(m, ARG_ERROR)
-        add(m, 0, 0)
+        fitted_add(m)
         pop_pc(m, 9)
         return ARG_ERROR, gemm
     buffer_a = buf                                    # int16_t *buffer_a = (int16_t *)ctx->buf;
     for _ in range(16):
-        ldr_sp(m)                                     # the dims and conv_params fields
+        fitted_ldr_sp(m)                              # the dims and conv_params fields
     groups = udiv(m, input_ch, kernel_ch)             # groups = input_ch / kernel_ch;
     rhs_cols = mul(m, mul(m, kernel_x, kernel_y), kernel_ch)  # rhs_cols = kernel_x * kernel_y * kernel_ch;
     output_ch_per_group = udiv(m, output_ch, groups)  # output_ch_per_group = output_ch / groups;
@@ -197,7 +199,7 @@ def convolve_s8_body(m, buf, input_batches, input_x, input_y, input_ch, kernel_x
         bcc(m, r2 != 0)
     if r1 != 0 or r2 != 0:
         mov(m, ARG_ERROR)
-        add(m, 0, 0)
+        fitted_add(m)
         pop_pc(m, 9)
         return ARG_ERROR, gemm
     y_rshift = 0
@@ -226,12 +228,12 @@ def convolve_s8_body(m, buf, input_batches, input_x, input_y, input_ch, kernel_x
         aligned_rhs_cols = add(m, rhs_cols, 4 - remainder)
     pad_val = sxtb(m, sub(m, 0, input_offset), 0)    # (int8_t)-input_offset
     for _ in range(24):
-        str_sp(m)                                     # locals spilled for the loops
+        fitted_str_sp(m)                              # locals spilled for the loops
     for _ in range(24):
-        ldr_sp(m)
+        fitted_ldr_sp(m)
     for _ in range(20):
-        mov(m, 0)
-        add(m, 0, 0)
+        fitted_mov(m)
+        fitted_add(m)
     i_batch = 0
     cmp(m, input_batches, 0)
     bcc(m, input_batches <= 0)
@@ -244,7 +246,7 @@ def convolve_s8_body(m, buf, input_batches, input_x, input_y, input_ch, kernel_x
         output_mult_ptr = output_mult
         output_shift_ptr = output_shift
         for _ in range(4):
-            str_sp(m)
+            fitted_str_sp(m)
         i_group = 0
         while i_group < groups:
             out = mla(m, i_group, output_ch_per_group, output_data)  # output_data + i_group * output_ch_per_group
@@ -255,26 +257,26 @@ def convolve_s8_body(m, buf, input_batches, input_x, input_y, input_ch, kernel_x
                 i_out_x = 0
                 base_idx_y = add(m, stride_y * i_out_y, -pad_y)  # base_idx_y = stride_y * i_out_y - pad_y;  (stepped)
                 for _ in range(5):
-                    ldr_sp(m)                         # the row loop's spilled locals
-                    str_sp(m)
+                    fitted_ldr_sp(m)                  # the row loop's spilled locals
+                    fitted_str_sp(m)
                 for _ in range(4):
-                    mov(m, 0)
-                    add(m, 0, 0)
+                    fitted_mov(m)
+                    fitted_add(m)
                 cmp(m, output_x, 0)
                 bcc(m, output_x <= 0)
                 while i_out_x < output_x:
                     for _ in range(8):
-                        ldr_sp(m)                     # the column loop's spilled locals
+                        fitted_ldr_sp(m)              # the column loop's spilled locals
                     for _ in range(4):
-                        str_sp(m)
-                    strd_sp(m)
-                    strd_sp(m)
+                        fitted_str_sp(m)
+                    fitted_strd_sp(m)
+                    fitted_strd_sp(m)
                     for _ in range(4):
-                        mov(m, 0)
+                        fitted_mov(m)
                     for _ in range(6):
-                        add(m, 0, 0)
-                    ldr_sp(m)
-                    ldr_sp(m)
+                        fitted_add(m)
+                    fitted_ldr_sp(m)
+                    fitted_ldr_sp(m)
                     base_idx_x = add(m, stride_x * i_out_x, -pad_x)  # base_idx_x = stride_x * i_out_x - pad_x;  (stepped)
                     rshifted = y_rshift == 1 or x_rshift == 1
                     cmp(m, y_rshift | x_rshift, 0)          # if (y_rshift == 1 || x_rshift == 1)  (flags kept in a register)
@@ -289,7 +291,7 @@ def convolve_s8_body(m, buf, input_batches, input_x, input_y, input_ch, kernel_x
                         cmp(m, kernel_y, 0)
                         bcc(m, kernel_y <= 0)
                         while i_ker_y < kernel_y:
-                            ldr_sp(m)
+                            fitted_ldr_sp(m)
                             k_y = add(m, base_idx_y, dilation_y * i_ker_y)  # k_y = base_idx_y + dilation_y * i_ker_y;  (stepped)
                             k_x = mov(m, base_idx_x)
                             # input_data + (k_y * input_x + k_x) * input_ch + i_group * kernel_ch, stepped
@@ -298,11 +300,11 @@ def convolve_s8_body(m, buf, input_batches, input_x, input_y, input_ch, kernel_x
                             cmp(m, kernel_x, 0)
                             bcc(m, kernel_x <= 0)
                             while i_ker_x < kernel_x:
-                                ldr_sp(m)                 # uint16_t locals reloaded from the stack
-                                ldr_sp(m)
-                                ldr_sp(m)
+                                fitted_ldr_sp(m)          # uint16_t locals reloaded from the stack
+                                fitted_ldr_sp(m)
+                                fitted_ldr_sp(m)
                                 mov(m, im2col_buf)
-                                add(m, 0, 0)
+                                fitted_add(m)
                                 # if (k_y < 0 || k_y >= input_y || k_x < 0 || k_x >= input_x)
                                 pad = False
                                 cmp(m, k_y, 0)
@@ -341,7 +343,7 @@ def convolve_s8_body(m, buf, input_batches, input_x, input_y, input_ch, kernel_x
                                     memcpy(m, im2col_buf, src, kernel_ch)
                                 im2col_buf = add(m, im2col_buf, kernel_ch)  # im2col_buf += kernel_ch;
                                 k_x = add(m, k_x, dilation_x)
-                                add(m, 0, 0)                  # k_x * input_ch, stepped
+                                fitted_add(m)           # k_x * input_ch, stepped
                                 i_ker_x = add(m, i_ker_x, 1)
                                 cmp(m, i_ker_x, kernel_x)
                                 bcc(m, i_ker_x < kernel_x)
@@ -368,12 +370,12 @@ def convolve_s8_body(m, buf, input_batches, input_x, input_y, input_ch, kernel_x
                         cmp(m, groups, 1)             # if (groups > 1)
                         bcc(m, groups <= 1)
                         for _ in range(8):
-                            str_sp(m)                 # the stacked arguments
+                            fitted_str_sp(m)          # the stacked arguments
                         for _ in range(4):
-                            mov(m, 0)                 # r0-r3
+                            fitted_mov(m)          # r0-r3
                         bl(m)
                         if groups > 1:
-                            str_sp(m)
+                            fitted_str_sp(m)
                             out = arm_nn_mat_mult_kernel_row_offset_s8_s16(
                                 m, filter_data_ptr, buffer_a, output_ch_per_group,
                                 output_shift_ptr, output_mult_ptr, out_offset,
@@ -391,12 +393,12 @@ def convolve_s8_body(m, buf, input_batches, input_x, input_y, input_ch, kernel_x
                         im2col_buf = add(m, buffer_a, aligned_rhs_cols * 2)
                         lhs_rows = mov(m, 0)
                     i_out_x = add(m, i_out_x, 1)
-                    ldr_sp(m)
+                    fitted_ldr_sp(m)
                     b(m)
                     cmp(m, i_out_x, output_x)
                     bcc(m, i_out_x < output_x)
                 i_out_y = add(m, i_out_y, 1)
-                ldr_sp(m)
+                fitted_ldr_sp(m)
                 cmp(m, i_out_y, output_y)
                 bcc(m, i_out_y < output_y)
             cbz(m, out == 0)                          # if (out == NULL)
@@ -438,7 +440,7 @@ def convolve_s8_body(m, buf, input_batches, input_x, input_y, input_ch, kernel_x
                         total = mla(m, ker_a1, ip_b1, total)  # sum += ker_a1 * ip_b1;
                         col_count = sub(m, col_count, 1)
                         bcc(m, col_count != 0)
-                    ldr_sp(m)
+                    fitted_ldr_sp(m)
                     total = arm_nn_requantize(m, total, ldr(m, output_mult_ptr + 4 * i),
                                               ldr(m, output_shift_ptr + 4 * i))
                     total = add(m, total, out_offset)  # sum += out_offset;

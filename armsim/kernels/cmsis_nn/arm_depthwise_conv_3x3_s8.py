@@ -16,9 +16,10 @@ as the equivalent single `SXTB Rd, Rm, ROR #8` (armsim has no SBFX op), likewise
 byte is stored with STRB where gcc packs four bytes with BFI and stores a word.
 """
 from armsim.cpu.kernel import kernel
-from armsim.cpu.ops import (add, asr, bcc, cbnz, cmp, it, ldr, ldr_sp, ldrd, ldrd_sp, ldrsb, mla,
-                        mov, mul, pkhbt, pop_pc, push, smlabb, smlatt, str_sp, strd_sp, sub,
-                        sxtab16, sxtb, sxtb16)
+from armsim.cpu.ops import (add, asr, bcc, cbnz, cmp, fitted_add, fitted_ldr_sp, fitted_ldrd_sp,
+                            fitted_mov, fitted_str_sp, fitted_strd_sp, it, ldr, ldr_sp, ldrd, ldrsb,
+                            mla, mov, mul, pkhbt, pop_pc, push, smlabb, smlatt, sub, sxtab16, sxtb,
+                            sxtb16)
 from armsim.kernels.minmax import min_gt
 from armsim.kernels.cmsis_nn.arm_depthwise_conv_s8 import requantize_clamp_store
 
@@ -64,7 +65,7 @@ def arm_depthwise_conv_3x3_s8(m, input_x, input_y, input_ch, input, filter_w, fi
     push(m, 9)                                                # push {r4-r11, lr}
     sub(m, 0, 0)                                              # sub sp, #frame
     for _ in range(14):                                       # the struct fields and stacked arguments
-        ldr_sp(m)
+        fitted_ldr_sp(m)
     cmp(m, input_ch, output_ch)                               # if (input_ch != output_ch)
     bcc(m, input_ch != output_ch)
     if input_ch != output_ch:
@@ -110,7 +111,7 @@ def arm_depthwise_conv_3x3_s8(m, input_x, input_y, input_ch, input, filter_w, fi
         in_w = sub(m, 0, pad_x)                               # in_w = -pad_x
         in_row = mla(m, add(m, in_h, ker_h_start), row_stride, input)  # input + (in_h + ker_h_start) * (input_ch * input_x)
         kbase_row = mla(m, ker_h_start, ker_row, kernel)      # kernel + ker_h_start * (input_ch * 3)
-        str_sp(m)
+        fitted_str_sp(m)
         out_w = 0
         cmp(m, output_x, 0)                                   # out_w < output_x
         bcc(m, output_x <= 0)
@@ -120,11 +121,11 @@ def arm_depthwise_conv_3x3_s8(m, input_x, input_y, input_ch, input, filter_w, fi
             base = add(m, in_row, in_w * input_ch)            # input + (in_h + ker_h_start) * (input_ch * input_x) + in_w * input_ch  (running pointer)
             kbase = kbase_row                                 # kernel + ker_h_start * (input_ch * 3)
             for i in range(10):                               # the position's invariants reloaded from spill
-                ldr_sp(m)                                     # slots, mixed with the stores as gcc -O2
-                str_sp(m)                                     # schedules them (no long runs of loads)
-                ldr_sp(m)
+                fitted_ldr_sp(m)                              # slots, mixed with the stores as gcc -O2
+                fitted_str_sp(m)                              # schedules them (no long runs of loads)
+                fitted_ldr_sp(m)
                 if i == 4:
-                    ldrd_sp(m)
+                    fitted_ldrd_sp(m)
             in_ch = 0
             last4 = sub(m, input_ch, 4)                       # for (; in_ch <= (input_ch - 4); in_ch += 4)
             cmp(m, in_ch, last4)
@@ -142,30 +143,30 @@ def arm_depthwise_conv_3x3_s8(m, input_x, input_y, input_ch, input, filter_w, fi
                     b1 = mov(m, 0)
                     b2 = mov(m, 0)
                     b3 = mov(m, 0)
-                ldr_sp(m)                                     # spilled invariants reloaded per block,
-                ldrd_sp(m)                                    # between the other stack accesses
-                ldr_sp(m)
-                ldrd_sp(m)
-                ldr_sp(m)
-                strd_sp(m)
-                ldr_sp(m)
-                strd_sp(m)
-                str_sp(m)
+                fitted_ldr_sp(m)                              # spilled invariants reloaded per block,
+                fitted_ldrd_sp(m)                             # between the other stack accesses
+                fitted_ldr_sp(m)
+                fitted_ldrd_sp(m)
+                fitted_ldr_sp(m)
+                fitted_strd_sp(m)
+                fitted_ldr_sp(m)
+                fitted_strd_sp(m)
+                fitted_str_sp(m)
                 # Per-block bookkeeping of the compiled code (pointer/index updates, register
                 # moves, untaken checks).  No disassembly is available: the kind and number of
                 # these are fitted to the measured dsp_O2/scalar_O2 histograms of dw3x3_*.
-                add(m, 0, 0)
-                add(m, 0, 0)
-                mov(m, 0)
-                mov(m, 0)
+                fitted_add(m)
+                fitted_add(m)
+                fitted_mov(m)
+                fitted_mov(m)
                 bcc(m, False)
                 bcc(m, False)
                 if not m.dsp:
-                    ldrd_sp(m)
-                    ldr_sp(m)
-                    str_sp(m)
-                    str_sp(m)
-                    str_sp(m)
+                    fitted_ldrd_sp(m)
+                    fitted_ldr_sp(m)
+                    fitted_str_sp(m)
+                    fitted_str_sp(m)
+                    fitted_str_sp(m)
                 input_ptr = add(m, base, in_ch)               # input_ptr = ... + in_ch
                 kernel_ptr = add(m, kbase, in_ch)             # kernel_ptr = ... + in_ch
                 ker_h = mov(m, ker_h_start)
@@ -175,9 +176,9 @@ def arm_depthwise_conv_3x3_s8(m, input_x, input_y, input_ch, input, filter_w, fi
                     # 9 reloads of accumulators / pointers from their spill slots per row, each
                     # before an ALU op or branch of the row as gcc -O2 places them (none back
                     # to back; the tap loads pair only with each other)
-                    ldr_sp(m)
+                    fitted_ldr_sp(m)
                     bcc(m, False)                             # (an untaken check per row, fitted like the above)
-                    ldr_sp(m)
+                    fitted_ldr_sp(m)
                     cbnz(m, ker_w_start != 0)                 # if (ker_w_start == 0)
                     if ker_w_start == 0:
                         if m.dsp:
@@ -190,9 +191,9 @@ def arm_depthwise_conv_3x3_s8(m, input_x, input_y, input_ch, input, filter_w, fi
                     else:
                         b0, b1, b2, b3 = _tap_c(m, input_ptr + input_ch, kernel_ptr + input_ch,
                                                 input_offset, b0, b1, b2, b3)
-                    ldr_sp(m)
+                    fitted_ldr_sp(m)
                     cmp(m, right, 3)                          # if ((input_x - in_w) >= 3)
-                    ldr_sp(m)
+                    fitted_ldr_sp(m)
                     bcc(m, right < 3)
                     if right >= 3:                            # (input_ch << 1)
                         if m.dsp:
@@ -201,15 +202,15 @@ def arm_depthwise_conv_3x3_s8(m, input_x, input_y, input_ch, input, filter_w, fi
                         else:
                             b0, b1, b2, b3 = _tap_c(m, input_ptr + 2 * input_ch, kernel_ptr + 2 * input_ch,
                                                     input_offset, b0, b1, b2, b3)
-                    ldr_sp(m)
+                    fitted_ldr_sp(m)
                     input_ptr = add(m, input_ptr, row_stride)  # input_ptr += (input_ch * input_x);
-                    ldr_sp(m)
+                    fitted_ldr_sp(m)
                     kernel_ptr = add(m, kernel_ptr, ker_row)   # kernel_ptr += (input_ch * 3);
-                    ldr_sp(m)
+                    fitted_ldr_sp(m)
                     ker_h = add(m, ker_h, 1)                   # ++ker_h
-                    ldr_sp(m)
+                    fitted_ldr_sp(m)
                     cmp(m, ker_h, ker_h_end)
-                    ldr_sp(m)
+                    fitted_ldr_sp(m)
                     bcc(m, ker_h < ker_h_end)
                 requantize_clamp_store(m, b0, output_mult + 4 * in_ch, output_shift + 4 * in_ch,
                                        output_offset, act_min, act_max, output + out_idx)
@@ -267,7 +268,7 @@ def arm_depthwise_conv_3x3_s8(m, input_x, input_y, input_ch, input, filter_w, fi
             bcc(m, out_w < output_x)
         in_h = add(m, in_h, stride_y)                         # in_h += stride_y
         out_h = add(m, out_h, 1)                              # ++out_h
-        ldr_sp(m)
+        fitted_ldr_sp(m)
         cmp(m, out_h, output_y)
         bcc(m, out_h < output_y)
     mov(m, 0)                                                 # return ARM_CMSIS_NN_SUCCESS;

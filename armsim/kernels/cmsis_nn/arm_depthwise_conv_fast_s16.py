@@ -18,9 +18,10 @@ traffic and loop bookkeeping per channel group and per pixel (`ldr_sp`, `str_sp`
 `add` marked "fitted") are set to that total; the libc calls are newlib's code.
 """
 from armsim.cpu.kernel import kernel
-from armsim.cpu.ops import (add, asr, b, bcc, bl, bx, pop, cmp, ldr, ldr_sp, ldrd, ldrh, ldrsb, ldrsh, mla, smlabb, strd_sp,
-                            bfi, mov, mul, pkhbt, pkhtb, pop_pc, push, ror, smlad, str_, str_sp, strh, sub,
-                            sxtb16)
+from armsim.cpu.ops import (add, asr, b, bcc, bfi, bl, bx, cmp, fitted_add, fitted_ldr_sp,
+                            fitted_mov, fitted_str_sp, fitted_strd_sp, fitted_sub, ldr, ldr_sp,
+                            ldrd, ldrh, ldrsb, ldrsh, mla, mov, mul, pkhbt, pkhtb, pop, pop_pc,
+                            push, ror, smlabb, smlad, str_, str_sp, strh, sub, sxtb16)
 from armsim.kernels.libc import memcpy, memset
 from armsim.kernels.minmax import max_lt, min_gt
 
@@ -75,7 +76,7 @@ def _fast_dsp(m, buffer_a, input, input_batches, input_x, input_y, input_ch, ker
             base_idx_y = sub(m, mul(m, i_out_y, stride_y), pad_y)
             for i_out_x in range(output_x):
                 for _ in range(6):                      # fitted: per-pixel reloads
-                    ldr_sp(m)
+                    fitted_ldr_sp(m)
                 base_idx_x = sub(m, mul(m, i_out_x, stride_x), pad_x)
                 ker_y_start = max_lt(m, sub(m, 0, base_idx_y), 0)       # MAX(0, -base_idx_y)
                 ker_y_end = min_gt(m, sub(m, input_y, base_idx_y), kernel_y)
@@ -92,12 +93,12 @@ def _fast_dsp(m, buffer_a, input, input_batches, input_x, input_y, input_ch, ker
                     idx_y = add(m, base_idx_y, i_ker_y)
                     for i_ker_x in range(kernel_x):
                         for _ in range(7):              # fitted: per-tap reloads, spills,
-                            ldr_sp(m)                   # copies and index arithmetic
+                            fitted_ldr_sp(m)            # copies and index arithmetic
                         for _ in range(3):
-                            str_sp(m)
+                            fitted_str_sp(m)
                         for _ in range(2):
-                            mov(m, 0)
-                            add(m, 0, 0)
+                            fitted_mov(m)
+                            fitted_add(m)
                         idx_x = add(m, base_idx_x, i_ker_x)
                         cmp(m, idx_x, 0)                # if (idx_x < 0 || idx_x >= input_x)
                         bcc(m, idx_x < 0)
@@ -129,17 +130,17 @@ def _fast_dsp(m, buffer_a, input, input_batches, input_x, input_y, input_ch, ker
                 shift_ptr = output_shift
                 while row_count:
                     for _ in range(34):                 # fitted: per-group reloads, spills
-                        ldr_sp(m)                       # and copies
+                        fitted_ldr_sp(m)                # and copies
                     for _ in range(16):
-                        str_sp(m)
+                        fitted_str_sp(m)
                     for _ in range(12):
-                        mov(m, 0)
+                        fitted_mov(m)
                     for _ in range(6):
-                        add(m, 0, 0)
+                        fitted_add(m)
                     for _ in range(4):
-                        sub(m, 0, 0)
+                        fitted_sub(m)
                     for _ in range(3):
-                        strd_sp(m)
+                        fitted_strd_sp(m)
                     reduced_1 = reduce_multiplier(m, ldr(m, mult_ptr))
                     reduced_2 = reduce_multiplier(m, ldr(m, mult_ptr + 4))
                     reduced_3 = reduce_multiplier(m, ldr(m, mult_ptr + 8))
@@ -177,9 +178,9 @@ def _fast_dsp(m, buffer_a, input, input_batches, input_x, input_y, input_ch, ker
                         row_c = pkhtb(m, row_a1, row_b1, 16)
                         sum_4 = smlad(m, col_a, row_c, sum_4)
                         for _ in range(4):                          # fitted: per-step reloads
-                            ldr_sp(m)
-                        str_sp(m)
-                        mov(m, 0)
+                            fitted_ldr_sp(m)
+                        fitted_str_sp(m)
+                        fitted_mov(m)
                         row_pos = add(m, row_pos, input_ch << 1)    # row_pos += input_ch << 1;
                         col_pos = add(m, col_pos, input_ch << 2)    # col_pos += input_ch << 1;
                         col_count -= 1
@@ -259,9 +260,9 @@ def arm_depthwise_conv_fast_s16(m, buf, input, input_batches, input_x, input_y, 
                                 act_min, act_max, output_ch):
     """Returns 0, or ARG_ERROR for the arguments the C refuses."""
     push(m, 9)
-    sub(m, 0, 0)
+    fitted_sub(m)
     for _ in range(4):
-        ldr_sp(m)
+        fitted_ldr_sp(m)
     cmp(m, input_ch, output_ch)                         # if (input_ch != output_ch)
     bcc(m, input_ch != output_ch)
     if input_ch != output_ch:
@@ -289,10 +290,10 @@ def arm_depthwise_conv_fast_s16(m, buf, input, input_batches, input_x, input_y, 
             return ARG_ERROR
     if not m.dsp:                                       # the reference implementation
         for _ in range(8):                              # fitted: arguments restacked
-            ldr_sp(m)
+            fitted_ldr_sp(m)
         for _ in range(6):
-            str_sp(m)
-        add(m, 0, 0)
+            fitted_str_sp(m)
+        fitted_add(m)
         pop(m, 9)                                       # restore, then a tail call (B)
         b(m)
         return arm_depthwise_conv_s16(m, input, input_batches, input_x, input_y, input_ch,
@@ -300,12 +301,12 @@ def arm_depthwise_conv_fast_s16(m, buf, input, input_batches, input_x, input_y, 
                                       stride_y, bias, output, output_shift, output_mult,
                                       output_x, output_y, act_min, act_max, 1, 1)
     for _ in range(14):                                 # the dims and params fields
-        ldr_sp(m)
+        fitted_ldr_sp(m)
     _fast_dsp(m, buf, input, input_batches, input_x, input_y, input_ch, kernel_, kernel_x,
               kernel_y, pad_x, pad_y, stride_x, stride_y, bias, output, output_shift,
               output_mult, output_x, output_y, act_min, act_max, output_ch)
-    mov(m, 0)
-    add(m, 0, 0)
+    fitted_mov(m)
+    fitted_add(m)
     pop_pc(m, 9)
     return 0
 
@@ -318,9 +319,9 @@ def arm_depthwise_conv_wrapper_s16(m, buf, input, input_batches, input_x, input_
                                    dilation_y, output_ch):
     """Returns (status, 1 if the fast kernel ran).  The callee is reached by a tail call."""
     push(m, 5)
-    sub(m, 0, 0)
+    fitted_sub(m)
     for _ in range(6):                                  # fitted: the dispatch test's loads
-        ldr_sp(m)
+        fitted_ldr_sp(m)
     cmp(m, ch_mult, 1)
     bcc(m, ch_mult != 1)
     fast = ch_mult == 1 and dilation_x == 1 and dilation_y == 1 and kernel_x * kernel_y < 512
@@ -334,7 +335,7 @@ def arm_depthwise_conv_wrapper_s16(m, buf, input, input_batches, input_x, input_
                 cmp(m, mul(m, kernel_x, kernel_y), MAX_COL_COUNT)
                 bcc(m, kernel_x * kernel_y >= MAX_COL_COUNT)
     for _ in range(8):                                  # fitted: the call's stacked arguments
-        str_sp(m)
+        fitted_str_sp(m)
     add(m, 0, 0)                                        # add sp, sp, #frame
     pop(m, 5)                                           # restore, then a tail call (B):
     b(m)                                                # the measured builds have no BL here

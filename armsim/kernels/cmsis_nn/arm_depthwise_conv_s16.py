@@ -14,8 +14,9 @@ instructions for 1,024 outputs, 8,464 taps): the per-output and per-tap index ar
 and stack traffic (`ldr_sp`, `mov`, `add`, `mla` marked "fitted") are set to that total.
 """
 from armsim.cpu.kernel import kernel
-from armsim.cpu.ops import (add, b, bcc, cmp, ldr, ldr_sp, ldrd, ldrsb, ldrsh, mla, mov, pop_pc,
-                            push, sdiv, smlal, str_sp, strd_sp, strh, sub)
+from armsim.cpu.ops import (add, b, bcc, cmp, fitted_add, fitted_ldr_sp, fitted_mov, fitted_str_sp,
+                            fitted_strd_sp, ldr, ldr_sp, ldrd, ldrsb, ldrsh, mla, mov, pop_pc, push,
+                            sdiv, smlal, strh, sub)
 from armsim.kernels.minmax import max_lt, min_gt
 
 from .arm_nn_requantize_s64 import arm_nn_requantize_s64, reduce_multiplier, requantize_s64_setup
@@ -52,7 +53,7 @@ def arm_depthwise_conv_s16(m, input, input_batches, input_x, input_y, input_ch, 
     push(m, 9)                                          # push {r4-r11, lr}
     sub(m, 0, 0)                                        # sub sp, #frame
     for _ in range(12):                                 # struct fields, stacked arguments
-        ldr_sp(m)
+        fitted_ldr_sp(m)
     for _batch in range(input_batches):
         for i_out_y in range(output_y):
             base_idx_y = sub(m, mla(m, i_out_y, stride_y, 0), pad_y)
@@ -62,12 +63,12 @@ def arm_depthwise_conv_s16(m, input, input_batches, input_x, input_y, input_ch, 
                     for i_ch_mult in range(ch_mult):
                         idx_out_ch = i_ch_mult + i_input_ch * ch_mult
                         for _ in range(9):              # fitted: per-output reloads,
-                            ldr_sp(m)                   # spills, branches and arithmetic
+                            fitted_ldr_sp(m)            # spills, branches and arithmetic
                         for _ in range(2):
-                            strd_sp(m)
+                            fitted_strd_sp(m)
                             b(m)
                         for _ in range(3):
-                            add(m, 0, 0)
+                            fitted_add(m)
                         for _ in range(4):              # fitted: the window tests' branches
                             bcc(m, False)
                         reduced = reduce_multiplier(m, ldr(m, output_mult + 4 * idx_out_ch))
@@ -89,13 +90,13 @@ def arm_depthwise_conv_s16(m, input, input_batches, input_x, input_y, input_ch, 
                             idx_y = add(m, base_idx_y, dilation_y * i_ker_y)
                             for i_ker_x in range(ker_x_start, ker_x_end):
                                 for k in range(12):     # fitted: per-tap reloads of the
-                                    ldr_sp(m)           # uint16_t parameters, spills and
+                                    fitted_ldr_sp(m)    # uint16_t parameters, spills and
                                     if k < 4:           # index arithmetic, interleaved
-                                        str_sp(m)       # as gcc schedules them
+                                        fitted_str_sp(m)  # as gcc schedules them
                                     elif k < 6:
-                                        mov(m, 0)
+                                        fitted_mov(m)
                                     elif k < 8:
-                                        add(m, 0, 0)
+                                        fitted_add(m)
                                 idx_x = add(m, base_idx_x, dilation_x * i_ker_x)
                                 idx_0 = mla(m, add(m, add(m, idx_y * input_x, 0), idx_x),
                                             input_ch, i_input_ch)
@@ -115,7 +116,7 @@ def arm_depthwise_conv_s16(m, input, input_batches, input_x, input_y, input_ch, 
                         result = min_gt(m, result, act_max)   # MIN(result, output_activation_max)
                         strh(m, output, result)               # *output++ = (int16_t)result;
                         output += 2
-                        str_sp(m)
+                        fitted_str_sp(m)
                         cmp(m, i_ch_mult + 1, ch_mult)
                         bcc(m, i_ch_mult + 1 < ch_mult)
                     cmp(m, i_input_ch + 1, input_ch)
@@ -125,6 +126,6 @@ def arm_depthwise_conv_s16(m, input, input_batches, input_x, input_y, input_ch, 
             cmp(m, i_out_y + 1, output_y)
             bcc(m, i_out_y + 1 < output_y)
         input = add(m, input, 2 * input_x * input_y * input_ch)
-    add(m, 0, 0)
+    fitted_add(m)
     pop_pc(m, 9)
     return 0

@@ -19,8 +19,9 @@ them (`ldr_sp`) and computes the tap window (MAX/MIN with IT), per tap it comput
 indices with MLA and loads input and weight with LDRSB.
 """
 from armsim.cpu.kernel import kernel
-from armsim.cpu.ops import (add, b, bcc, cbz, cmp, it, ldr, ldr_sp, ldrd_sp, ldrsb, lsl, mla,
-                        mov, mul, pop_pc, push, rsb, sdiv, str_sp, strb, strd_sp, sub)
+from armsim.cpu.ops import (add, b, bcc, cbz, cmp, fitted_add, fitted_ldr_sp, fitted_ldrd_sp,
+                            fitted_mov, fitted_str_sp, fitted_strd_sp, it, ldr, ldr_sp, ldrsb, lsl,
+                            mla, mov, mul, pop_pc, push, rsb, sdiv, strb, sub)
 from armsim.kernels.minmax import max_lt, min_gt
 from armsim.kernels.cmsis_nn.arm_nn_requantize import arm_nn_requantize
 
@@ -48,7 +49,7 @@ def _window_mult_4(m, in_pos, input_size, kernel_size):
     cmp(m, in_pos, 0)
     it(m, in_pos < 0)                                         # the MOV fails unless in_pos >= 0
     if in_pos >= 0:
-        mov(m, 0)
+        fitted_mov(m)
     ker_end = sub(m, input_size, in_pos)                      # MIN(kernel_size, input_size - in_pos)
     ker_end = min_gt(m, ker_end, kernel_size)
     return ker_start, ker_end
@@ -72,7 +73,7 @@ def depthwise_conv_s8_mult_4(m, input, input_x, input_y, input_ch, kernel, outpu
         while out_w < output_x:
             ker_w_start, ker_w_end = _window_mult_4(m, in_w, input_x, kernel_x)
             for _ in range(3):                                # bias/mult/shift = *_base
-                ldr_sp(m)
+                fitted_ldr_sp(m)
             tile = 0                                          # running bias/mult/shift/output index
             in_ch = 0
             out_ch = 0
@@ -189,7 +190,7 @@ def depthwise_conv_s8_generic(m, input, input_batches, input_x, input_y, input_c
             bcc(m, output_x <= 0)
             while i_out_x < output_x:
                 base_idx_x = sub(m, mul(m, i_out_x, stride_x), pad_x)  # (i_out_x * stride_x) - pad_x
-                ldr_sp(m)
+                fitted_ldr_sp(m)
                 i_input_ch = 0
                 cmp(m, input_ch, 0)
                 bcc(m, input_ch <= 0)
@@ -198,8 +199,8 @@ def depthwise_conv_s8_generic(m, input, input_batches, input_x, input_y, input_c
                     while i_ch_mult < ch_mult:
                         idx_out_ch = mla(m, i_input_ch, ch_mult, i_ch_mult)  # i_ch_mult + i_input_ch * ch_mult
                         for _ in range(4):                    # live values reloaded from their stack slots
-                            ldrd_sp(m)
-                        strd_sp(m)
+                            fitted_ldrd_sp(m)
+                        fitted_strd_sp(m)
                         if m.dsp:
                             b(m)
                         ker_x_start, ker_x_end = _window(m, base_idx_x, dilation_x, input_x, kernel_x)
@@ -219,22 +220,22 @@ def depthwise_conv_s8_generic(m, input, input_batches, input_x, input_y, input_c
                             # (rows and taps separated).  The 14 reloads of the row's values
                             # from their stack slots sit between the row's ALU ops and stores,
                             # as gcc -O2 schedules them: only two run back to back.
-                            ldr_sp(m)
-                            ldr_sp(m)
+                            fitted_ldr_sp(m)
+                            fitted_ldr_sp(m)
                             cmp(m, 0, 0)
-                            ldr_sp(m)
-                            ldr_sp(m)
-                            str_sp(m)
+                            fitted_ldr_sp(m)
+                            fitted_ldr_sp(m)
+                            fitted_str_sp(m)
                             for _ in range(4):
-                                ldr_sp(m)
-                                mov(m, 0)
-                                ldr_sp(m)
-                                add(m, 0, 0)              # index bookkeeping of the row
+                                fitted_ldr_sp(m)
+                                fitted_mov(m)
+                                fitted_ldr_sp(m)
+                                fitted_add(m)       # index bookkeeping of the row
                             for _ in range(2):
-                                ldr_sp(m)
-                                str_sp(m)
-                            str_sp(m)
-                            str_sp(m)
+                                fitted_ldr_sp(m)
+                                fitted_str_sp(m)
+                            fitted_str_sp(m)
+                            fitted_str_sp(m)
                             cmp(m, 0, 0)
                             bcc(m, False)
                             idx_y = mla(m, dilation_y, i_ker_y, base_idx_y)    # base_idx_y + dilation_y * i_ker_y
@@ -249,14 +250,14 @@ def depthwise_conv_s8_generic(m, input, input_batches, input_x, input_y, input_c
                             while i_ker_x < ker_x_end:      # (unrolled twice by gcc: one branch per two taps)
                                 # gcc -O2 order: the loop's three values come from their stack
                                 # slots one at a time, between the loads and the arithmetic
-                                ldr_sp(m)
+                                fitted_ldr_sp(m)
                                 v = ldrsb(m, input + idx_0)   # input[idx_0]  (LDRSB [Rn, Rm])
                                 idx_0 = add(m, idx_0, in_step)
-                                ldr_sp(m)
+                                fitted_ldr_sp(m)
                                 i_ker_x = add(m, i_ker_x, 1)  # i_ker_x++
                                 v = add(m, v, input_offset)   # ... + input_offset
                                 acc_0 = mla(m, v, ldrsb(m, kernel + ker_idx_0), acc_0)  # acc_0 += ... * kernel[ker_idx_0];
-                                ldr_sp(m)
+                                fitted_ldr_sp(m)
                                 ker_idx_0 = add(m, ker_idx_0, input_ch * ch_mult)  # ker_idx_0 += input_ch * ch_mult
                                 if i_ker_x >= ker_x_end or ((i_ker_x - ker_x_start) & 1) == 0:
                                     bcc(m, i_ker_x < ker_x_end)
@@ -293,7 +294,7 @@ def arm_depthwise_conv_s8(m, input_x, input_y, input_ch, input_n, input, filter_
     push(m, 9)                                                # push {r4-r11, lr}
     sub(m, 0, 0)                                              # sub sp, #frame
     for _ in range(8):                                        # struct fields
-        ldr_sp(m)
+        fitted_ldr_sp(m)
     lsl(m, ch_mult, 30)                                     # dw_conv_params->ch_mult % 4 == 0
     bcc(m, (ch_mult & 3) != 0)
     fast = (ch_mult & 3) == 0
@@ -310,9 +311,9 @@ def arm_depthwise_conv_s8(m, input_x, input_y, input_ch, input_n, input, filter_
         bcc(m, dilation_y != 1)
         fast = dilation_y == 1
     for _ in range(10):                                       # the remaining arguments into registers / stack slots
-        ldr_sp(m)
+        fitted_ldr_sp(m)
     for _ in range(6):
-        str_sp(m)
+        fitted_str_sp(m)
     if fast:
         depthwise_conv_s8_mult_4(m, input, input_x, input_y, input_ch, kernel, output_ch, ch_mult,
                                  filter_w, filter_h, pad_x, pad_y, stride_x, stride_y, bias,

@@ -18,9 +18,10 @@ loop has more live values than registers; the spilled ones are reloaded per iter
 (`ldr_sp`).
 """
 from armsim.cpu.kernel import kernel
-from armsim.cpu.ops import (add, b, bcc, bl, cbz, cmp, it, ldr, ldr_sp, ldrd, ldrd_sp, ldrh,
-                        ldrsb, ldrsh, lsl, lsr, mla, mov, mul, pkhbt, pkhtb, pop, pop_pc, push, ror,
-                        smlabb, smlad, str_sp, strd_sp, sub, sxtb16, uxth)
+from armsim.cpu.ops import (add, b, bcc, bl, cbz, cmp, fitted_add, fitted_ldr_sp, fitted_ldrd_sp,
+                            fitted_mov, fitted_str_sp, fitted_strd_sp, it, ldr, ldr_sp, ldrd, ldrh,
+                            ldrsb, ldrsh, lsl, lsr, mla, mov, mul, pkhbt, pkhtb, pop, pop_pc, push,
+                            ror, smlabb, smlad, sub, sxtb16, uxth)
 from armsim.kernels.minmax import min_gt
 from armsim.kernels.cmsis_nn.arm_depthwise_conv_get_buffer_sizes_s8 import \
     arm_depthwise_conv_s8_opt_get_buffer_size
@@ -52,7 +53,7 @@ def _dsp_body(m, input_x, input_y, input_ch, input, kernel_x, kernel_y, kernel, 
         bcc(m, output_x <= 0)
         while i_out_x < output_x:
             base_idx_x = sub(m, mul(m, i_out_x, stride_x), pad_x)  # (i_out_x * stride_x) - pad_x
-            ldr_sp(m)
+            fitted_ldr_sp(m)
             ker_y_start = sub(m, 0, base_idx_y)               # MAX(0, -base_idx_y)
             cmp(m, base_idx_y, 0)
             it(m, base_idx_y < 0)                             # the MOV fails unless base_idx_y >= 0
@@ -90,7 +91,7 @@ def _dsp_body(m, input_x, input_y, input_ch, input, kernel_x, kernel_y, kernel, 
                         add(m, src, 0)                        # (strength-reduced by gcc: two ADDs per tap)
                         add(m, src, 0)
                         mov(m, input_ch)
-                        ldr_sp(m)                             # (int16_t)input_offset
+                        fitted_ldr_sp(m)                      # (int16_t)input_offset
                         bl(m)
                         arm_q7_to_q15_with_offset(m, src, dst, input_ch, input_offset)
                     index = add(m, index, input_ch)           # index += input_ch;
@@ -111,7 +112,7 @@ def _dsp_body(m, input_x, input_y, input_ch, input, kernel_x, kernel_y, kernel, 
             row_shift = mov(m, 0)                             # row_shift = 0;
             ch = 0                                            # bias / output_mult / output_shift index
             for _ in range(3):                                # bias = bias_start_pos; ...
-                ldr_sp(m)
+                fitted_ldr_sp(m)
             kxy = kernel_x * kernel_y                         # (kept in a stack slot)
             cmp(m, row_count, 0)                              # while (row_count)
             bcc(m, row_count == 0)
@@ -129,13 +130,13 @@ def _dsp_body(m, input_x, input_y, input_ch, input, kernel_x, kernel_y, kernel, 
                     sum_2 = mov(m, 0)
                     sum_3 = mov(m, 0)
                     sum_4 = mov(m, 0)
-                ldr_sp(m)                                     # the block's spilled values, reloads
+                fitted_ldr_sp(m)                              # the block's spilled values, reloads
                 for _ in range(4):                            # and spills alternating (gcc -O2)
-                    ldr_sp(m)
-                    str_sp(m)
+                    fitted_ldr_sp(m)
+                    fitted_str_sp(m)
                 for _ in range(3):
-                    ldrd_sp(m)
-                    strd_sp(m)
+                    fitted_ldrd_sp(m)
+                    fitted_strd_sp(m)
                 col_count = lsr(m, kxy, 1)                    # (kernel_x * kernel_y) / 2
                 col_count = uxth(m, col_count, 0)
                 col_pos = add(m, col_buffer_start, lsl(m, row_shift, 1))  # col_buffer_start + row_shift
@@ -148,44 +149,44 @@ def _dsp_body(m, input_x, input_y, input_ch, input, kernel_x, kernel_y, kernel, 
                     # gcc -O2 order: the four data loads run back to back with a stack reload
                     # on each side, the other reloads (spilled sums / pointers) and spills sit
                     # between the SIMD ops
-                    ldr_sp(m)
+                    fitted_ldr_sp(m)
                     ip_b1 = ldr(m, row_pos)                   # ip_b1 = arm_nn_read_s8x4(row_pos);
                     ip_a1 = ldr(m, row_pos + input_ch)        # ip_a1 = arm_nn_read_s8x4(row_pos + input_ch);
                     op_a = ldr(m, col_pos)                    # op_a = arm_nn_read_s16x2(col_pos);
                     op_b = ldr(m, col_pos + 2 * input_ch)     # op_b = arm_nn_read_s16x2(col_pos + input_ch);
-                    ldr_sp(m)
+                    fitted_ldr_sp(m)
 
                     op_c = pkhbt(m, op_b, op_a, 16)           # op_c = PKHBT(op_b, op_a, 16);
                     ip_a2 = sxtb16(m, ip_b1, 0)               # ip_a2 = SXTB16(ip_b1);
                     ip_b1 = sxtb16(m, ror(m, ip_b1, 8), 0)    # ip_b1 = SXTB16(ROR(ip_b1, 8));
-                    ldr_sp(m)
+                    fitted_ldr_sp(m)
                     ip_b2 = sxtb16(m, ip_a1, 0)               # ip_b2 = SXTB16(ip_a1);
                     ip_a1 = sxtb16(m, ror(m, ip_a1, 8), 0)    # ip_a1 = SXTB16(ROR(ip_a1, 8));
 
                     op_a = pkhtb(m, op_b, op_a, 16)           # op_a = PKHTB(op_b, op_a, 16);
                     op_b = pkhbt(m, ip_b2, ip_a2, 16)         # op_b = PKHBT(ip_b2, ip_a2, 16);
                     sum_1 = smlad(m, op_c, op_b, sum_1)       # sum = SMLAD(op_c, op_b, sum);
-                    str_sp(m)
+                    fitted_str_sp(m)
 
-                    ldr_sp(m)
+                    fitted_ldr_sp(m)
                     op_b = pkhbt(m, ip_b1, ip_a1, 16)         # op_b = PKHBT(ip_b1, ip_a1, 16);
                     sum_2 = smlad(m, op_a, op_b, sum_2)       # sum_2 = SMLAD(op_a, op_b, sum_2);
 
-                    ldr_sp(m)
+                    fitted_ldr_sp(m)
                     op_a = ldr(m, col_pos + 4)                # op_a = arm_nn_read_s16x2(col_pos + 2);
                     op_b = ldr(m, col_pos + 2 * input_ch + 4)  # op_b = arm_nn_read_s16x2(col_pos + input_ch + 2);
 
                     op_c = pkhbt(m, op_b, op_a, 16)           # op_c = PKHBT(op_b, op_a, 16);
                     op_a = pkhtb(m, op_b, op_a, 16)           # op_a = PKHTB(op_b, op_a, 16);
                     op_b = pkhtb(m, ip_a2, ip_b2, 16)         # op_b = PKHTB(ip_a2, ip_b2, 16);
-                    ldr_sp(m)
+                    fitted_ldr_sp(m)
                     sum_3 = smlad(m, op_c, op_b, sum_3)       # sum_3 = SMLAD(op_c, op_b, sum_3);
-                    str_sp(m)
+                    fitted_str_sp(m)
 
                     op_b = pkhtb(m, ip_a1, ip_b1, 16)         # op_b = PKHTB(ip_a1, ip_b1, 16);
                     sum_4 = smlad(m, op_a, op_b, sum_4)       # sum_4 = SMLAD(op_a, op_b, sum_4);
 
-                    ldr_sp(m)
+                    fitted_ldr_sp(m)
                     row_pos = add(m, row_pos, stride8 << 1)   # row_pos += input_ch << 1;
                     col_pos = add(m, col_pos, stride8 << 2)   # col_pos += input_ch << 1;  (int16_t *)
                     col_count = sub(m, col_count, 1)          # col_count--;
@@ -266,39 +267,39 @@ def arm_depthwise_conv_s8_opt(m, buf, input_x, input_y, input_ch, input_n, input
     bcc(m, input_ch != output_ch)
     if input_ch != output_ch:
         mov(m, -1)
-        add(m, 0, 0)
+        fitted_add(m)
         pop_pc(m, 9)
         return -1
     cbz(m, buf != 0)                                          # if (ctx->buf == NULL && ..._get_buffer_size(...) > 0)
     if buf == 0:
-        mov(m, 0)
-        mov(m, 0)
+        fitted_mov(m)
+        fitted_mov(m)
         bl(m)
         size = arm_depthwise_conv_s8_opt_get_buffer_size(m, input_ch, filter_w, filter_h)
         cmp(m, size, 0)
         bcc(m, size > 0)
         if size > 0:
             mov(m, -1)
-            add(m, 0, 0)
+            fitted_add(m)
             pop_pc(m, 9)
             return -1
     if m.dsp:
         for _ in range(16):                                   # the struct fields
-            ldr_sp(m)
+            fitted_ldr_sp(m)
         for _ in range(6):
-            str_sp(m)
+            fitted_str_sp(m)
         _dsp_body(m, input_x, input_y, input_ch, input, filter_w, filter_h, kernel, bias,
                   output_ch, output_x, output_y, output, output_mult, output_shift, pad_x, pad_y,
                   stride_x, stride_y, input_offset, output_offset, act_min, act_max, buf)
         mov(m, 0)                                             # return ARM_CMSIS_NN_SUCCESS;
-        add(m, 0, 0)
+        fitted_add(m)
         pop_pc(m, 9)
         return 0
     # Plain C: return arm_depthwise_conv_s8(ctx, dw_conv_params, ...);  (a tail call)
     for _ in range(7):                                        # the stacked arguments, passed on
-        ldr_sp(m)
+        fitted_ldr_sp(m)
     for _ in range(7):
-        str_sp(m)
+        fitted_str_sp(m)
     add(m, 0, 0)                                              # add sp, #frame
     pop(m, 9)                                                 # pop {r4-r11, lr}  (a tail call: LR, not PC)
     b(m)                                                      # b.w arm_depthwise_conv_s8

@@ -23,8 +23,8 @@ element (about 16 LDR per element in dsp_O2, 21 in scalar_O2); those are the `ld
 Calibration (../shared/reference, gcc -O2): add_1000.
 """
 from armsim.cpu.kernel import kernel
-from armsim.cpu.ops import (add, and_, asr, bcc, cmp, ldr_sp, ldrsb, lsl, lsr, mov, orr, pop_pc,
-                        push, sadd16, str_sp, strb, sub, uxth)
+from armsim.cpu.ops import (add, and_, asr, bcc, cmp, fitted_ldr_sp, fitted_str_sp, ldr_sp, ldrsb,
+                            lsl, lsr, mov, orr, pop_pc, push, sadd16, strb, sub, uxth)
 from armsim.kernels.minmax import max_lt, min_gt
 
 from .arm_nn_requantize_invariant import requantize_in_loop, requantize_setup
@@ -39,7 +39,7 @@ def _reload(m, reloads, slot):
     if slot < reloads % 7:
         n += 1
     for _ in range(n):
-        ldr_sp(m)
+        fitted_ldr_sp(m)
 
 
 @kernel
@@ -77,7 +77,7 @@ def arm_elementwise_add_s8(m, input_1_vect, input_2_vect, input_1_offset, input_
     q2 = requantize_setup(m, input_2_shift)
     qo = requantize_setup(m, out_shift)
     for _ in range(3):
-        str_sp(m)                                          # hoisted values spilled to the frame
+        fitted_str_sp(m)                                   # hoisted values spilled to the frame
     if m.dsp:
         t = uxth(m, input_1_offset, 0)                     # (input_1_offset << 16U) | (input_1_offset & 0x0FFFFL)
         offset_1_packed = orr(m, t, input_1_offset << 16)
@@ -88,8 +88,8 @@ def arm_elementwise_add_s8(m, input_1_vect, input_2_vect, input_1_offset, input_
         bcc(m, loop_count <= 0)
         while loop_count > 0:
             for _ in range(4):                             # reloads of spilled arguments/constants:
-                ldr_sp(m)                                  # 4 between the spills, 10 in
-                str_sp(m)                                  # _add_requantized (14 per element)
+                fitted_ldr_sp(m)                           # 4 between the spills, 10 in
+                fitted_str_sp(m)                           # _add_requantized (14 per element)
             input_1_vect, b_1, a_1 = read_and_pad_reordered(m, input_1_vect)
             input_2_vect, b_2, a_2 = read_and_pad_reordered(m, input_2_vect)
             a_1 = sadd16(m, a_1, offset_1_packed)          # a_1 = SADD16(a_1, offset_1_packed);
@@ -102,24 +102,24 @@ def arm_elementwise_add_s8(m, input_1_vect, input_2_vect, input_1_offset, input_
             r1 = _add_requantized(m, x1, x2, input_1_mult, q1, input_2_mult, q2, out_mult, qo,
                                   out_offset, out_activation_min, out_activation_max, 10)
             for _ in range(4):                             # 14 reloads: 4 between the spills,
-                ldr_sp(m)                                  # 10 in _add_requantized
-                str_sp(m)
+                fitted_ldr_sp(m)                           # 10 in _add_requantized
+                fitted_str_sp(m)
             # Sum 3: ((b_x >> 16) & 0x0FFFF) << left_shift
             x1 = lsl(m, lsr(m, b_1, 16), left_shift)
             x2 = lsl(m, lsr(m, b_2, 16), left_shift)
             r3 = _add_requantized(m, x1, x2, input_1_mult, q1, input_2_mult, q2, out_mult, qo,
                                   out_offset, out_activation_min, out_activation_max, 10)
             for _ in range(4):                             # 14 reloads: 4 between the spills,
-                ldr_sp(m)                                  # 10 in _add_requantized
-                str_sp(m)
+                fitted_ldr_sp(m)                           # 10 in _add_requantized
+                fitted_str_sp(m)
             # Sum 2: (a_x & 0x0FFFF) << left_shift
             x1 = lsl(m, uxth(m, a_1, 0), left_shift)
             x2 = lsl(m, uxth(m, a_2, 0), left_shift)
             r2 = _add_requantized(m, x1, x2, input_1_mult, q1, input_2_mult, q2, out_mult, qo,
                                   out_offset, out_activation_min, out_activation_max, 10)
             for _ in range(4):                             # 14 reloads: 4 between the spills,
-                ldr_sp(m)                                  # 10 in _add_requantized
-                str_sp(m)
+                fitted_ldr_sp(m)                           # 10 in _add_requantized
+                fitted_str_sp(m)
             # Sum 4: ((a_x >> 16) & 0x0FFFF) << left_shift
             x1 = lsl(m, lsr(m, a_1, 16), left_shift)
             x2 = lsl(m, lsr(m, a_2, 16), left_shift)
@@ -137,27 +137,27 @@ def arm_elementwise_add_s8(m, input_1_vect, input_2_vect, input_1_offset, input_
     while loop_count > 0:
         # 19 reloads of spilled arguments/constants per element, each next to its use as
         # gcc -O2 places them (few back to back): 3 here, 12 in _add_requantized, 4 at the end
-        ldr_sp(m)
+        fitted_ldr_sp(m)
         x1 = ldrsb(m, input_1_vect)                        # (*input_1_vect++ + input_1_offset) << left_shift
         x1 = add(m, x1, input_1_offset)
         input_1_vect += 1
-        ldr_sp(m)
+        fitted_ldr_sp(m)
         x1 = lsl(m, x1, left_shift)
         x2 = ldrsb(m, input_2_vect)
         x2 = add(m, x2, input_2_offset)
         input_2_vect += 1
-        ldr_sp(m)
+        fitted_ldr_sp(m)
         x2 = lsl(m, x2, left_shift)
         total = _add_requantized(m, x1, x2, input_1_mult, q1, input_2_mult, q2, out_mult, qo,
                                  out_offset, out_activation_min, out_activation_max, 12)
-        ldr_sp(m)
+        fitted_ldr_sp(m)
         strb(m, output, total)                             # *output++ = (int8_t)sum;
         output += 1
-        ldr_sp(m)
+        fitted_ldr_sp(m)
         loop_count = sub(m, loop_count, 1)                 # loop_count--;
-        ldr_sp(m)
+        fitted_ldr_sp(m)
         cmp(m, loop_count, 0)
-        ldr_sp(m)
+        fitted_ldr_sp(m)
         bcc(m, loop_count > 0)
     add(m, 0, 0)                                           # add sp, sp, #frame
     pop_pc(m, 9)

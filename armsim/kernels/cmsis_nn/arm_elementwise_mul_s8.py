@@ -16,8 +16,8 @@ which is measured); no reference measurement covers this kernel, so the stack re
 the arguments are estimated from add_1000's (per requantize: 2 reloads).
 """
 from armsim.cpu.kernel import kernel
-from armsim.cpu.ops import (add, and_, asr, bcc, cmp, ldr_sp, ldrsb, mov, mul, orr, pop_pc, push,
-                        sadd16, smulbb, smultt, strb, sub, uxth)
+from armsim.cpu.ops import (add, and_, asr, bcc, cmp, fitted_ldr_sp, ldrsb, mov, mul, orr, pop_pc,
+                            push, sadd16, smulbb, smultt, strb, sub, uxth)
 from armsim.kernels.minmax import max_lt, min_gt
 
 from .arm_nn_requantize_invariant import requantize_in_loop, requantize_setup
@@ -41,7 +41,7 @@ def arm_elementwise_mul_s8(m, input_1_vect, input_2_vect, input_1_offset, input_
                            out_activation_max, block_size):
     push(m, 9)                                             # push {r4-r11, lr}
     for _ in range(6):                                     # stacked arguments
-        ldr_sp(m)
+        fitted_ldr_sp(m)
     qo = requantize_setup(m, out_shift)                    # hoisted out of the loops
     if m.dsp:
         t = uxth(m, input_1_offset, 0)                     # (input_1_offset << 16U) | (input_1_offset & 0x0FFFFL)
@@ -58,20 +58,20 @@ def arm_elementwise_mul_s8(m, input_1_vect, input_2_vect, input_1_offset, input_
             b_1 = sadd16(m, b_1, offset_1_packed)
             a_2 = sadd16(m, a_2, offset_2_packed)
             b_2 = sadd16(m, b_2, offset_2_packed)
-            ldr_sp(m)
-            ldr_sp(m)
+            fitted_ldr_sp(m)
+            fitted_ldr_sp(m)
             r1 = _mul_requantized(m, smulbb(m, b_1, b_2), out_mult, qo, out_offset,  # Mul 1: SMULBB(b_1, b_2)
                                   out_activation_min, out_activation_max)
-            ldr_sp(m)
-            ldr_sp(m)
+            fitted_ldr_sp(m)
+            fitted_ldr_sp(m)
             r3 = _mul_requantized(m, smultt(m, b_1, b_2), out_mult, qo, out_offset,  # Mul 3: SMULTT(b_1, b_2)
                                   out_activation_min, out_activation_max)
-            ldr_sp(m)
-            ldr_sp(m)
+            fitted_ldr_sp(m)
+            fitted_ldr_sp(m)
             r2 = _mul_requantized(m, smulbb(m, a_1, a_2), out_mult, qo, out_offset,  # Mul 2: SMULBB(a_1, a_2)
                                   out_activation_min, out_activation_max)
-            ldr_sp(m)
-            ldr_sp(m)
+            fitted_ldr_sp(m)
+            fitted_ldr_sp(m)
             r4 = _mul_requantized(m, smultt(m, a_1, a_2), out_mult, qo, out_offset,  # Mul 4: SMULTT(a_1, a_2)
                                   out_activation_min, out_activation_max)
             output = arm_nn_write_s8x4_ia(m, output, r1, r2, r3, r4)
@@ -84,8 +84,8 @@ def arm_elementwise_mul_s8(m, input_1_vect, input_2_vect, input_1_offset, input_
     cmp(m, loop_count, 0)                                  # while (loop_count > 0)
     bcc(m, loop_count <= 0)
     while loop_count > 0:
-        ldr_sp(m)
-        ldr_sp(m)
+        fitted_ldr_sp(m)
+        fitted_ldr_sp(m)
         input_1 = add(m, ldrsb(m, input_1_vect), input_1_offset)  # *input_1_vect++ + input_1_offset
         input_1_vect += 1
         input_2 = add(m, ldrsb(m, input_2_vect), input_2_offset)

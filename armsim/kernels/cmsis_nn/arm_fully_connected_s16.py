@@ -16,7 +16,8 @@ around one call (fc_s16_128_32): frame, the struct fields, six stacked arguments
 the parameter loads and stacked-argument stores are fitted to those totals.
 """
 from armsim.cpu.kernel import kernel
-from armsim.cpu.ops import add, bcc, bl, cbz, ldr_sp, ldrd_sp, mov, pop_pc, push, str_sp, strd_sp, sub
+from armsim.cpu.ops import (add, bcc, bl, cbz, fitted_ldr_sp, fitted_ldrd_sp, fitted_mov,
+                            fitted_strd_sp, pop_pc, push, sub)
 
 from .arm_nn_requantize_s64 import reduce_multiplier
 from .arm_nn_vec_mat_mult_t_s16 import arm_nn_vec_mat_mult_t_s16
@@ -33,15 +34,15 @@ def arm_fully_connected_s16(m, input, kernel_, bias, output, multiplier, shift, 
     push(m, 9)                                        # push {r4-r11, lr}
     sub(m, 0, 0)                                      # sub sp, sp, #stacked-argument area
     for _ in range(8):                                # fitted: struct fields, stacked args
-        ldr_sp(m)
-    ldrd_sp(m)
+        fitted_ldr_sp(m)
+    fitted_ldrd_sp(m)
     reduced_multiplier = reduce_multiplier(m, multiplier)
     cbz(m, batch_cnt == 0)                            # while (batch_cnt)
     while batch_cnt:
         for _ in range(3):                            # fitted: six stacked arguments
-            strd_sp(m)
+            fitted_strd_sp(m)
         for _ in range(2):
-            mov(m, 0)
+            fitted_mov(m)
         bl(m)
         arm_nn_vec_mat_mult_t_s16(m, input, kernel_, bias, output, reduced_multiplier, shift,
                                   accum_depth, output_depth, act_min, act_max)

@@ -14,7 +14,8 @@ Calibration: the measured entry function executes 45 (dsp_O2) / 44 (scalar_O2) i
 around one call: frame, loads of the parameter structs, eleven stacked arguments.
 """
 from armsim.cpu.kernel import kernel, run
-from armsim.cpu.ops import add, bcc, bl, cbz, ldr_sp, ldrd_sp, mov, pop_pc, push, str_sp, strd_sp, sub
+from armsim.cpu.ops import (add, bcc, bl, cbz, fitted_ldr_sp, fitted_ldrd_sp, fitted_mov,
+                            fitted_str_sp, fitted_strd_sp, pop_pc, push, sub)
 
 from .arm_nn_vec_mat_mult_t_s8 import arm_nn_vec_mat_mult_t_s8
 
@@ -25,20 +26,20 @@ def fc_batch_loop_head(m):
     push(m, 9)                                        # push {r4-r11, lr}
     sub(m, 0, 0)                                      # sub sp, sp, #stacked-argument area
     for _ in range(10):                               # the cmsis_nn_* struct fields, stacked args
-        ldr_sp(m)
+        fitted_ldr_sp(m)
     for _ in range(3):
-        ldrd_sp(m)
+        fitted_ldrd_sp(m)
 
 
 @kernel(inline=True)
 def fc_call_setup(m):
     """Per batch: the eleven stacked arguments of the call and r0-r3."""
     for _ in range(4):
-        strd_sp(m)
+        fitted_strd_sp(m)
     for _ in range(3):
-        str_sp(m)
+        fitted_str_sp(m)
     for _ in range(3):
-        mov(m, 0)
+        fitted_mov(m)
 
 
 @kernel

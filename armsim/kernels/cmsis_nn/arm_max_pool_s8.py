@@ -18,9 +18,9 @@ byte; MAX/MIN to CMP + IT + conditional MOV.
 Calibration (../shared/reference, gcc -O2): maxpool2x2_s2_8x8x16.
 """
 from armsim.cpu.kernel import kernel
-from armsim.cpu.ops import (add, and_, asr, b, bcc, bfi, bic, bl, cbz, cmp, it, ldr, ldr_sp, ldrd_sp,
-                        ldrsb, mla, mov, mul, pop_pc, push, rsb, sbfx, str_, str_sp, strb, strd_sp, sub,
-                        sxtb)
+from armsim.cpu.ops import (add, and_, asr, bcc, bfi, bic, bl, cmp, fitted_add, fitted_ldr_sp,
+                            fitted_ldrd_sp, fitted_mov, fitted_str_sp, fitted_strd_sp, it, ldr,
+                            ldrsb, mla, mov, mul, pop_pc, push, rsb, sbfx, str_, strb, sub, sxtb)
 from armsim.kernels.minmax import max_lt, min_gt
 
 from ..libc import memcpy
@@ -60,7 +60,7 @@ def compare_and_replace_if_larger_q7(m, base, target, length, cnt4, cnt1):
                 ref = mov(m, comp)                         #     ref_max.bytes[i] = comp_max.bytes[i];
             ref_max = bfi(m, ref_max, ref, 8 * lane, 8)
         for _ in range(3):                                 # register copies (measured ~3.7 MOV per word)
-            mov(m, 0)
+            fitted_mov(m)
         str_(m, dst, ref_max)                              # arm_nn_write_s8x4_ia(&dst, ref_max.word);
         dst += 4
         cmp(m, src, end)                                   # cnt--;  (loop on the end pointer)
@@ -95,8 +95,8 @@ def clamp_output(m, source, length, act_min, act_max):
     while cnt > 0:
         word = ldr(m, source)                              # in.word = arm_nn_read_s8x4(source);
         sxtb(m, word, 0)                                   # (bytes[0] extracted twice, as measured)
-        mov(m, 0)
-        mov(m, 0)
+        fitted_mov(m)
+        fitted_mov(m)
         for lane in range(4):                              # in.bytes[i] = MIN(MAX(in.bytes[i], act_min), act_max)
             v = _clamp(m, _byte(m, word, lane), act_min, act_max)
             word = bfi(m, word, v, 8 * lane, 8)
@@ -120,9 +120,9 @@ def arm_max_pool_s8(m, stride_y, stride_x, pad_y, pad_x, act_min, act_max, batch
     push(m, 9)                                             # push {r4-r11, lr}
     sub(m, 0, 0)                                           # sub sp, sp, #frame
     for _ in range(4):                                     # struct fields, stacked arguments
-        ldrd_sp(m)
+        fitted_ldrd_sp(m)
     for _ in range(6):
-        ldr_sp(m)
+        fitted_ldr_sp(m)
     batch_size = mul(m, mul(m, input_x, input_y), channel_in)  # input_x * input_y * channel_in
     cmp(m, batch_cnt, 1)                                   # if (batch_cnt < 1) return ARM_CMSIS_NN_ARG_ERROR;
     bcc(m, batch_cnt < 1)
@@ -148,12 +148,12 @@ def arm_max_pool_s8(m, stride_y, stride_x, pad_y, pad_x, act_min, act_max, batch
             bcc(m, output_x <= 0)
             for i_x in range(output_x):
                 for _ in range(12):                        # reloads of spilled loop state
-                    ldr_sp(m)
+                    fitted_ldr_sp(m)
                 for _ in range(6):
-                    str_sp(m)
+                    fitted_str_sp(m)
                 for _ in range(3):
-                    ldrd_sp(m)
-                    strd_sp(m)
+                    fitted_ldrd_sp(m)
+                    fitted_strd_sp(m)
                 ker_x_start = bic(m, rsb(m, base_idx_x, 0), (-base_idx_x) >> 31)
                 kernel_x_end = sub(m, input_x, base_idx_x)
                 kernel_x_end = min_gt(m, kernel_x_end, kernel_x)
@@ -178,14 +178,14 @@ def arm_max_pool_s8(m, stride_y, stride_x, pad_y, pad_x, act_min, act_max, batch
                         bcc(m, count != 0)
                         if count == 0:
                             for _ in range(3):             # caller-saved state around the call
-                                strd_sp(m)
+                                fitted_strd_sp(m)
                             mov(m, dst)
                             mov(m, start)
                             mov(m, channel_in)
                             bl(m)                          # arm_memcpy_s8(dst, start, channel_in);
                             memcpy(m, dst, start, channel_in)
                             for _ in range(3):
-                                ldrd_sp(m)
+                                fitted_ldrd_sp(m)
                             count = add(m, count, 1)       # count++;
                         else:
                             compare_and_replace_if_larger_q7(m, dst, start, channel_in, cnt4,
@@ -210,6 +210,6 @@ def arm_max_pool_s8(m, stride_y, stride_x, pad_y, pad_x, act_min, act_max, batch
         batch_cnt = sub(m, batch_cnt, 1)                   # batch_cnt--;
         bcc(m, batch_cnt != 0)
     mov(m, 0)                                              # return ARM_CMSIS_NN_SUCCESS;
-    add(m, 0, 0)
+    fitted_add(m)
     pop_pc(m, 9)
     return 0

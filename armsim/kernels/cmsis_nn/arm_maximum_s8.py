@@ -32,8 +32,9 @@ FITTED to those two cases' mnemonic histograms, not read off a disassembly.  The
 and per-pixel paths have no measured case and are written by analogy.
 """
 from armsim.cpu.kernel import kernel
-from armsim.cpu.ops import (add, b, bcc, cmp, it, ldr_sp, ldrd_sp, ldrsb, mov, mul, pop_pc, push,
-                            rsb, str_sp, strb, strd_sp, sub)
+from armsim.cpu.ops import (add, b, bcc, cmp, fitted_add, fitted_ldr_sp, fitted_ldrd_sp, fitted_mov,
+                            fitted_str_sp, fitted_strd_sp, it, ldrsb, mov, mul, pop_pc, push, rsb,
+                            strb, sub)
 
 
 @kernel(inline=True)
@@ -92,14 +93,14 @@ def max_min_body(m, is_max, input_1_data, n1, h1, w1, c1, input_2_data, n2, h2, 
     push(m, 9)                                             # push {r4-r11, lr}
     sub(m, 0, 0)                                           # sub sp, sp, #frame
     for _ in range(4):                                     # the dims structs (fitted)
-        ldrd_sp(m)
-    ldr_sp(m)
-    ldr_sp(m)
+        fitted_ldrd_sp(m)
+    fitted_ldr_sp(m)
+    fitted_ldr_sp(m)
     flat_size_1 = mul(m, mul(m, mul(m, n1, h1), w1), c1)   # flat_size_1 = n * h * w * c;
     flat_size_2 = mul(m, mul(m, mul(m, n2, h2), w2), c2)
     for _ in range(3):
-        str_sp(m)
-        mov(m, 0)
+        fitted_str_sp(m)
+        fitted_mov(m)
     broadcast = False                                      # arm_check_broadcast_required
     for a, b_ in ((n1, n2), (h1, h2), (w1, w2), (c1, c2)):
         if not broadcast:
@@ -108,22 +109,22 @@ def max_min_body(m, is_max, input_1_data, n1, h1, w1, c1, input_2_data, n2, h2, 
             broadcast = a != b_
     if not broadcast:
         if m.dsp:                                          # (fitted; the M3 build loads
-            ldrd_sp(m)                                     #  these as single words)
-            ldrd_sp(m)
-            ldr_sp(m)
+            fitted_ldrd_sp(m)                              #  these as single words)
+            fitted_ldrd_sp(m)
+            fitted_ldr_sp(m)
         else:
             for _ in range(4):
-                ldr_sp(m)
-        str_sp(m)
-        str_sp(m)
-        str_sp(m)
-        ldr_sp(m)
-        add(m, 0, 0)
+                fitted_ldr_sp(m)
+        fitted_str_sp(m)
+        fitted_str_sp(m)
+        fitted_str_sp(m)
+        fitted_ldr_sp(m)
+        fitted_add(m)
         it(m, 1)                                           # (fitted: one IT whose MOV fails)
         b(m)
         no_broadcast(m, input_1_data, input_2_data, output_data, flat_size_1, is_max)
         mov(m, 0)                                          # return ARM_CMSIS_NN_SUCCESS;
-        add(m, 0, 0)
+        fitted_add(m)
         pop_pc(m, 9)
         return 0
     cmp(m, flat_size_1, 1)                                 # if (flat_size_1 == 1)
@@ -150,24 +151,24 @@ def max_min_body(m, is_max, input_1_data, n1, h1, w1, c1, input_2_data, n2, h2, 
     bd2 = mul(m, bd2, h2)
     batch_2_diff = _diff(m, n2, n1, bd2, 0)
     for _ in range(4):                                     # spills (fitted)
-        strd_sp(m)
-    ldrd_sp(m)
-    str_sp(m)
-    mov(m, 0)
+        fitted_strd_sp(m)
+    fitted_ldrd_sp(m)
+    fitted_str_sp(m)
+    fitted_mov(m)
     b(m)
     cmp(m, output_batch, 0)                                # for (i_out_batch ...)
     bcc(m, output_batch <= 0)
     for i_out_batch in range(output_batch):
         for _ in range(9):                                 # spilled dims and pointers (fitted)
-            ldr_sp(m)
+            fitted_ldr_sp(m)
         for _ in range(3):
-            ldrd_sp(m)
+            fitted_ldrd_sp(m)
         for _ in range(3):
-            str_sp(m)
+            fitted_str_sp(m)
         for _ in range(5):
-            add(m, 0, 0)
-        mov(m, 0)
-        mov(m, 0)
+            fitted_add(m)
+        fitted_mov(m)
+        fitted_mov(m)
         input_1_ptr = mov(m, input_1_data)
         input_2_ptr = mov(m, input_2_data)
         fs1 = mul(m, h1, w1 * c1)                          # flat_size_1 = h * w * c;  (w * c hoisted)
@@ -197,17 +198,17 @@ def max_min_body(m, is_max, input_1_data, n1, h1, w1, c1, input_2_data, n2, h2, 
                     fs1 = w1 * c1                          # flat_size_1 = w * c;  (hoisted)
                     fs2 = w2 * c2
                     for _ in range(2):
-                        str_sp(m)
-                        mov(m, 0)
+                        fitted_str_sp(m)
+                        fitted_mov(m)
                     cmp(m, output_height, 0)
                     bcc(m, output_height <= 0)
                     for i_out_height in range(output_height):
                         for _ in range(5):                 # spilled state (fitted)
-                            ldr_sp(m)
-                        ldrd_sp(m)
-                        str_sp(m)
+                            fitted_ldr_sp(m)
+                        fitted_ldrd_sp(m)
+                        fitted_str_sp(m)
                         for _ in range(3):
-                            mov(m, 0)
+                            fitted_mov(m)
                         cmp(m, w1, w2)                     # if (w1 == w2 && c1 == c2)
                         bcc(m, w1 != w2)
                         row_same = w1 == w2
@@ -244,8 +245,8 @@ def max_min_body(m, is_max, input_1_data, n1, h1, w1, c1, input_2_data, n2, h2, 
                             cmp(m, output_width, 0)
                             bcc(m, output_width <= 0)
                             for i_out_width in range(output_width):
-                                ldr_sp(m)
-                                ldr_sp(m)
+                                fitted_ldr_sp(m)
+                                fitted_ldr_sp(m)
                                 cmp(m, c1, c2)             # if (c1 == c2)
                                 bcc(m, c1 != c2)
                                 if c1 == c2:
@@ -287,7 +288,7 @@ def max_min_body(m, is_max, input_1_data, n1, h1, w1, c1, input_2_data, n2, h2, 
         sub(m, output_batch - i_out_batch, 1)              # (the batch loop counts down: SUBS)
         bcc(m, i_out_batch + 1 < output_batch)
     mov(m, 0)                                              # return ARM_CMSIS_NN_SUCCESS;
-    add(m, 0, 0)
+    fitted_add(m)
     pop_pc(m, 9)
     return 0
 

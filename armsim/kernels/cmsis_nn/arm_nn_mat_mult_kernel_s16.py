@@ -22,9 +22,9 @@ the spill reloads / stores and register copies per channel pair and per call (`l
 `str_sp`, `mov`, `add` marked "fitted") are set to those totals; the MAC loops follow the C.
 """
 from armsim.cpu.kernel import kernel
-from armsim.cpu.ops import (add, and_, asr, bcc, carry_of_add, cmp, ldr, ldr_sp, ldrd, ldrsb,
-                            ldrd_sp, ldrsh, mla, mov, pop_pc, push, smlad, smlal, str_sp, strd_sp,
-                            strh, sub, uxth)
+from armsim.cpu.ops import (add, and_, asr, bcc, cmp, fitted_add, fitted_ldr_sp, fitted_ldrd_sp,
+                            fitted_mov, fitted_str_sp, fitted_strd_sp, ldr, ldr_sp, ldrd, ldrsb,
+                            ldrsh, mla, mov, pop_pc, push, smlad, smlal, str_sp, strh, sub, uxth)
 from armsim.kernels.minmax import max_lt, min_gt
 
 from .arm_nn_requantize import arm_nn_requantize
@@ -140,11 +140,11 @@ def _channel_block(m, ip_a0, input_b, num_col_a, num_col_a_fast, is_int32_bias, 
                 c10 = smlad(m, a12, b0, c10)
                 c11 = smlad(m, a12, b1, c11)
                 for _ in range(3):                      # fitted: accumulators / pointers
-                    ldr_sp(m)                           # spilled and reloaded per step
+                    fitted_ldr_sp(m)                    # spilled and reloaded per step
                 for _ in range(2):
-                    str_sp(m)
+                    fitted_str_sp(m)
                 for _ in range(3):
-                    add(m, 0, 0)
+                    fitted_add(m)
             col_count -= 1                              # col_count--: a pointer compare
             cmp(m, col_count, 0)
             bcc(m, col_count != 0)
@@ -238,7 +238,7 @@ def arm_nn_mat_mult_kernel_s16(m, input_a, input_b, output_ch, out_shift, out_mu
     push(m, 9)                                          # push {r4-r11, lr}
     sub(m, 0, 0)                                        # sub sp, sp, #frame
     for _ in range(6):                                  # stacked arguments, bias_data fields
-        ldr_sp(m)
+        fitted_ldr_sp(m)
     num_col_a_fast = num_col_a
     cmp(m, is_int32_bias, 0)
     bcc(m, bool(is_int32_bias))
@@ -248,26 +248,26 @@ def arm_nn_mat_mult_kernel_s16(m, input_a, input_b, output_ch, out_shift, out_mu
     row_count = asr(m, output_ch, 1)                    # row_count = output_ch / 2;
     ip_a0 = input_a
     for _ in range(4):                                  # fitted: invariants spilled
-        str_sp(m)
+        fitted_str_sp(m)
     cmp(m, row_count, 0)
     bcc(m, row_count == 0)
     while row_count:
         for _ in range(8):                              # fitted: reloads per channel pair
-            ldr_sp(m)
+            fitted_ldr_sp(m)
         if m.dsp:
             for _ in range(8):                          # fitted: 64-bit spills per channel pair
-                ldrd_sp(m)
-                strd_sp(m)
+                fitted_ldrd_sp(m)
+                fitted_strd_sp(m)
             for _ in range(2):                          # fitted: register copies
-                mov(m, 0)
+                fitted_mov(m)
         else:
             for _ in range(15):                         # fitted: reloads, spills, copies and
-                ldr_sp(m)                               # address updates per channel pair
+                fitted_ldr_sp(m)                        # address updates per channel pair
             for _ in range(8):                          # (plain C)
-                str_sp(m)
-                mov(m, 0)
+                fitted_str_sp(m)
+                fitted_mov(m)
             for _ in range(19):
-                add(m, 0, 0)
+                fitted_add(m)
         ip_a0, bias, out_mult, out_shift, out_0, out_1 = _channel_block(
             m, ip_a0, input_b, num_col_a, num_col_a_fast, is_int32_bias, bias, out_mult,
             out_shift, activation_min, activation_max, out_0, out_1, True, num_col_a_fast)
@@ -279,7 +279,7 @@ def arm_nn_mat_mult_kernel_s16(m, input_a, input_b, output_ch, out_shift, out_mu
     bcc(m, odd == 0)
     if odd:
         for _ in range(6):                              # fitted: reloads for the last channel
-            ldr_sp(m)
+            fitted_ldr_sp(m)
         ip_a0, bias, out_mult, out_shift, out_0, out_1 = _channel_block(
             m, ip_a0, input_b, num_col_a, num_col_a_fast, is_int32_bias, bias, out_mult,
             out_shift, activation_min, activation_max, out_0, out_1, False, num_col_a)

@@ -26,8 +26,9 @@ the stack around each requantize: the `ldr_sp` below.  Those stack accesses and 
 per-function counts (not read off a disassembly); the MAC instructions are exactly the C's.
 """
 from armsim.cpu.kernel import kernel
-from armsim.cpu.ops import (add, ldrd_sp, strd_sp, asr, b, bcc, cbz, cmp, ldr, ldr_sp, ldrsb, ldrsh, mla, mov,
-                        pop_pc, push, smlad, strb, str_sp, sub)
+from armsim.cpu.ops import (add, asr, b, bcc, cbz, cmp, fitted_add, fitted_ldr_sp, fitted_ldrd_sp,
+                            fitted_mov, fitted_str_sp, fitted_strd_sp, ldr, ldr_sp, ldrsb, ldrsh,
+                            mla, mov, pop_pc, push, smlad, strb, sub)
 from armsim.kernels.minmax import max_lt, min_gt
 
 from .arm_nn_requantize import arm_nn_requantize
@@ -40,13 +41,13 @@ def _requantize_clamp_store(m, acc, mult_ptr, shift_ptr, out_offset, activation_
     """`reloads` (1..3) stack reloads of arguments (out_offset, the activation limits, the
     pointers), each placed before an ALU op as gcc -O2 interleaves them."""
     acc = arm_nn_requantize(m, acc, ldr(m, mult_ptr), ldr(m, shift_ptr))
-    ldr_sp(m)                                         # out_offset reload
+    fitted_ldr_sp(m)                                  # out_offset reload
     acc = add(m, acc, out_offset)                     # ch_x_out_y += out_offset;
     if reloads >= 2:
-        ldr_sp(m)                                     # activation_min reload
+        fitted_ldr_sp(m)                              # activation_min reload
     acc = max_lt(m, acc, activation_min)              # MAX(ch_x_out_y, activation_min)
     if reloads >= 3:
-        ldr_sp(m)                                     # activation_max reload
+        fitted_ldr_sp(m)                              # activation_max reload
     acc = min_gt(m, acc, activation_max)              # MIN(ch_x_out_y, activation_max)
     strb(m, out, acc)                                 # *out_y++ = (int8_t)ch_x_out_y;
 
@@ -58,7 +59,7 @@ def mat_mult_kernel_body(m, input_a, input_b, output_ch, out_shift, out_mult, ou
     push(m, 9)                                        # push {r4-r11, lr}
     sub(m, 0, 0)                                      # sub sp, #frame
     for _ in range(3):
-        ldr_sp(m)                                     # stacked arguments
+        fitted_ldr_sp(m)                              # stacked arguments
     out_1 = add(m, out_0, row_address_offset)         # int8_t *out_1 = out_0 + row_address_offset;
     bias = output_bias
     row_count = asr(m, output_ch, 1)                  # uint16_t row_count = output_ch / 2;
@@ -81,21 +82,21 @@ def mat_mult_kernel_body(m, input_a, input_b, output_ch, out_shift, out_mult, ou
             bias += 8
         mov(m, ch_0_out_0)
         mov(m, ch_1_out_0)
-        strd_sp(m)                                    # spill the accumulators' pointers
-        strd_sp(m)
+        fitted_strd_sp(m)                             # spill the accumulators' pointers
+        fitted_strd_sp(m)
         for _ in range(3):
-            ldrd_sp(m)
+            fitted_ldrd_sp(m)
         for _ in range(3):
-            mov(m, 0)
-            add(m, 0, 0)
+            fitted_mov(m)
+            fitted_add(m)
         if m.dsp:
-            strd_sp(m)
-            strd_sp(m)
+            fitted_strd_sp(m)
+            fitted_strd_sp(m)
             for _ in range(4):
-                ldr_sp(m)                             # (reloads between the adds)
-                add(m, 0, 0)
-            add(m, 0, 0)
-            add(m, 0, 0)
+                fitted_ldr_sp(m)                      # (reloads between the adds)
+                fitted_add(m)
+            fitted_add(m)
+            fitted_add(m)
             b(m)
             for _ in range(2):
                 cmp(m, 0, 0)
@@ -119,9 +120,9 @@ def mat_mult_kernel_body(m, input_a, input_b, output_ch, out_shift, out_mult, ou
                 ch_0_out_1 = smlad(m, a02, b1, ch_0_out_1)
                 ch_1_out_0 = smlad(m, a12, b0, ch_1_out_0)
                 ch_1_out_1 = smlad(m, a12, b1, ch_1_out_1)
-                ldr_sp(m)                             # pointers GCC keeps on the stack
-                str_sp(m)
-                ldr_sp(m)
+                fitted_ldr_sp(m)                      # pointers GCC keeps on the stack
+                fitted_str_sp(m)
+                fitted_ldr_sp(m)
                 add(m, ip_a1, 0)
                 col_count = sub(m, col_count, 1)      # col_count--;
                 bcc(m, col_count != 0)
@@ -176,7 +177,7 @@ def mat_mult_kernel_body(m, input_a, input_b, output_ch, out_shift, out_mult, ou
         out_mult = add(m, out_mult, 4)
         out_shift = add(m, out_shift, 4)
         for _ in range(4):
-            str_sp(m)                                 # spill out_mult, out_shift, out_0, out_1
+            fitted_str_sp(m)                          # spill out_mult, out_shift, out_0, out_1
         ip_a0 = add(m, ip_a0, num_col_a)              # ip_a0 += num_col_a;  (skip row)
         row_count = sub(m, row_count, 1)              # row_count--;
         bcc(m, row_count != 0)

@@ -34,8 +34,10 @@ a MOV + B.  rhs_cols < 16 (e.g. 8 input channels) runs the 4-column loop, not 8 
 columns.
 """
 from armsim.cpu.kernel import kernel
-from armsim.cpu.ops import (add, ldrd_sp, strd_sp, asr, b, bcc, cbz, cmp, ldr, ldr_sp, ldrsb, lsl,
-                        lsr, mla, mov, mul, pop_pc, push, smlad, strb, str_sp, sub, sxtb16)
+from armsim.cpu.ops import (add, asr, b, bcc, cbz, cmp, fitted_add, fitted_ldr_sp, fitted_ldrd_sp,
+                            fitted_mov, fitted_str_sp, fitted_strd_sp, fitted_sub, ldr, ldr_sp,
+                            ldrsb, lsl, lsr, mla, mov, mul, pop_pc, push, smlad, str_sp, strb, sub,
+                            sxtb16)
 from armsim.kernels.minmax import max_lt, min_gt
 
 from .arm_nn_requantize_invariant import requantize_in_loop, requantize_setup
@@ -44,7 +46,7 @@ from .arm_nn_requantize_invariant import requantize_in_loop, requantize_setup
 @kernel(inline=True)
 def _clamp_store(m, res, dst_offset, activation_min, activation_max, dst, reload):
     if reload:
-        ldr_sp(m)                                     # a spilled argument reloaded first
+        fitted_ldr_sp(m)                              # a spilled argument reloaded first
     res = add(m, res, dst_offset)                     # res += dst_offset;
     res = max_lt(m, res, activation_min)              # res = MAX(res, activation_min);
     res = min_gt(m, res, activation_max)              # res = MIN(res, activation_max);
@@ -103,7 +105,7 @@ def arm_nn_mat_mult_nt_t_s8(m, lhs, rhs, bias, dst, dst_multipliers, dst_shifts,
     push(m, 9)                                        # push {r4-r11, lr}
     sub(m, 0, 0)                                      # sub sp, #frame
     for _ in range(4):
-        ldr_sp(m)                                     # stacked arguments
+        fitted_ldr_sp(m)                              # stacked arguments
     rhs_off0 = sub(m, rhs_cols, 4)                    # const int32_t rhs_off0 = rhs_cols - 4;
     lhs_off0 = sub(m, lhs_cols_offset, 4)             # const int32_t lhs_off0 = lhs_cols_offset - 4;
     rhs_rows_idx = 0
@@ -130,17 +132,17 @@ def arm_nn_mat_mult_nt_t_s8(m, lhs, rhs, bias, dst, dst_multipliers, dst_shifts,
             c1 = add(m, c1, ldr(m, bias + 4 * rhs_rows_idx + 4))
         # spill the offset contributions and the pair's pointers, reload arguments
         for _ in range(2):
-            strd_sp(m)
+            fitted_strd_sp(m)
         for _ in range(13):
-            str_sp(m)
+            fitted_str_sp(m)
         for _ in range(3):
-            ldrd_sp(m)
+            fitted_ldrd_sp(m)
         for _ in range(17):
-            ldr_sp(m)
+            fitted_ldr_sp(m)
         for _ in range(6):
-            mov(m, 0)
+            fitted_mov(m)
         for _ in range(10):
-            add(m, 0, 0)
+            fitted_add(m)
         for _ in range(4):
             cmp(m, 0, 0)
             bcc(m, False)
@@ -162,12 +164,12 @@ def arm_nn_mat_mult_nt_t_s8(m, lhs, rhs, bias, dst, dst_multipliers, dst_shifts,
                 if rhs_cols >= 16:
                     b(m)
                     for _ in range(7):
-                        ldr_sp(m)                     # rhs_off0, lhs_off0, rhs, bounds, spills
-                    str_sp(m)                         # the 16-column loop's lhs_ptr and end
-                    str_sp(m)
+                        fitted_ldr_sp(m)              # rhs_off0, lhs_off0, rhs, bounds, spills
+                    fitted_str_sp(m)                  # the 16-column loop's lhs_ptr and end
+                    fitted_str_sp(m)
                 else:
                     for _ in range(3):
-                        ldr_sp(m)                     # the spilled contributions and rhs
+                        fitted_ldr_sp(m)              # the spilled contributions and rhs
                     mov(m, 0)                         # rhs_cols_idx = 0
                     b(m)                              # to the 4-column loop's test
                 while rhs_cols_idx <= rhs_cols - 16:
@@ -178,64 +180,64 @@ def arm_nn_mat_mult_nt_t_s8(m, lhs, rhs, bias, dst, dst_multipliers, dst_shifts,
                     rhs_ptr = add(m, rhs_ptr, 16)     # pointer updates the loads do not fold
                     lhs_ptr = add(m, lhs_ptr, 16)
                     add(m, rhs_ptr, rhs_off0)
-                    ldr_sp(m)                         # reload the spilled loop bound
-                    ldr_sp(m)
+                    fitted_ldr_sp(m)                  # reload the spilled loop bound
+                    fitted_ldr_sp(m)
                     rhs_cols_idx = add(m, rhs_cols_idx, 16)
                     cmp(m, rhs_cols_idx, rhs_cols - 15)
                     bcc(m, rhs_cols_idx <= rhs_cols - 16)
-                ldr_sp(m)                             # rhs_cols - 3 (spilled bound)
+                fitted_ldr_sp(m)                      # rhs_cols - 3 (spilled bound)
                 cmp(m, rhs_cols_idx, rhs_cols - 3)    # rhs_cols_idx <= rhs_cols - 4
                 bcc(m, rhs_cols_idx > rhs_cols - 4)
                 if rhs_cols_idx <= rhs_cols - 4:
                     # trip count and end pointer computed up front
-                    ldr_sp(m)
-                    str_sp(m)
+                    fitted_ldr_sp(m)
+                    fitted_str_sp(m)
                     sub(m, rhs_cols, 4)
                     n4 = sub(m, rhs_cols - 4, rhs_cols_idx)
                     n4 = lsr(m, n4, 2)
                     n4 = add(m, n4, 1)
                     lsl(m, n4, 2)
-                    strd_sp(m)
+                    fitted_strd_sp(m)
                     add(m, lhs_ptr, 4 * n4)
                     mov(m, rhs_ptr)
-                    str_sp(m)
+                    fitted_str_sp(m)
                     while rhs_cols_idx <= rhs_cols - 4:
                         res00, res01, res10, res11 = _mac4_2x2(
                             m, rhs_ptr, lhs_ptr, rhs_off0, lhs_off0, res00, res01, res10, res11)
-                        ldr_sp(m)                     # lhs_cols_offset (lhs_ptr[lhs_off0])
+                        fitted_ldr_sp(m)              # lhs_cols_offset (lhs_ptr[lhs_off0])
                         add(m, lhs_ptr, lhs_cols_offset)
                         rhs_ptr += 4                  # post-indexed loads
                         lhs_ptr += 4
                         rhs_cols_idx += 4
                         cmp(m, rhs_cols_idx, rhs_cols - 3)   # cmp lhs_ptr, end
                         bcc(m, rhs_cols_idx <= rhs_cols - 4)
-                    ldrd_sp(m)                        # reload and advance the pointers
-                    ldr_sp(m)
-                    ldr_sp(m)
-                    add(m, 0, 0)
-                    add(m, 0, 0)
-                    add(m, 0, 0)
+                    fitted_ldrd_sp(m)                 # reload and advance the pointers
+                    fitted_ldr_sp(m)
+                    fitted_ldr_sp(m)
+                    fitted_add(m)
+                    fitted_add(m)
+                    fitted_add(m)
                 else:
-                    mov(m, 0)
+                    fitted_mov(m)
                     b(m)                              # to the single-column loop's test
-                ldr_sp(m)                             # rhs_cols
+                fitted_ldr_sp(m)                      # rhs_cols
                 cmp(m, rhs_cols, rhs_cols_idx)        # rhs_cols_idx < rhs_cols
                 bcc(m, rhs_cols_idx >= rhs_cols)
                 if rhs_cols_idx < rhs_cols:
                     # pointers to the four operands and the end bound
-                    ldr_sp(m)
-                    add(m, 0, 0)
-                    ldr_sp(m)
-                    add(m, 0, 0)
-                    add(m, 0, 0)
-                    ldr_sp(m)
-                    sub(m, 0, 0)
-                    add(m, 0, 0)
-                    add(m, 0, 0)
+                    fitted_ldr_sp(m)
+                    fitted_add(m)
+                    fitted_ldr_sp(m)
+                    fitted_add(m)
+                    fitted_add(m)
+                    fitted_ldr_sp(m)
+                    fitted_sub(m)
+                    fitted_add(m)
+                    fitted_add(m)
             else:
                 b(m)                                  # to the column loop's test
-                str_sp(m)                             # spilled pointers (scalar build)
-                str_sp(m)
+                fitted_str_sp(m)                      # spilled pointers (scalar build)
+                fitted_str_sp(m)
                 cmp(m, rhs_cols, 0)
                 bcc(m, rhs_cols == 0)
             tail = rhs_cols_idx < rhs_cols
@@ -254,31 +256,31 @@ def arm_nn_mat_mult_nt_t_s8(m, lhs, rhs, bias, dst, dst_multipliers, dst_shifts,
                 cmp(m, rhs_cols_idx, rhs_cols)
                 bcc(m, rhs_cols_idx < rhs_cols)
             if m.dsp and tail:
-                ldr_sp(m)                             # lhs_ptr past the tail
-                sub(m, 0, 0)
-                add(m, 0, 0)
+                fitted_ldr_sp(m)                      # lhs_ptr past the tail
+                fitted_sub(m)
+                fitted_add(m)
             # Quantize down, add offset, clamp, store.  The two channels' shift-only part
             # of arm_nn_requantize is computed once for both lhs rows.
             b(m)
             # The 12 reloads of the spilled accumulators and arguments come in small groups
             # between the requantize steps, as gcc -O2 schedules them (not in one run).
             for _ in range(3):
-                ldr_sp(m)
+                fitted_ldr_sp(m)
             left0, right0, mask0, thr0 = requantize_setup(m, ldr(m, dst_shifts + 4 * rhs_rows_idx))
-            ldr_sp(m)
-            ldr_sp(m)
+            fitted_ldr_sp(m)
+            fitted_ldr_sp(m)
             left1, right1, mask1, thr1 = requantize_setup(m, ldr(m, dst_shifts + 4 * rhs_rows_idx + 4))
             for _ in range(3):
-                ldr_sp(m)
+                fitted_ldr_sp(m)
             mult0 = ldr(m, dst_multipliers + 4 * rhs_rows_idx)
             res00 = requantize_in_loop(m, res00, mult0, left0, right0, mask0, thr0)
-            ldr_sp(m)
-            ldr_sp(m)
+            fitted_ldr_sp(m)
+            fitted_ldr_sp(m)
             mult1 = ldr(m, dst_multipliers + 4 * rhs_rows_idx + 4)
             res01 = requantize_in_loop(m, res01, mult1, left1, right1, mask1, thr1)
-            ldr_sp(m)
+            fitted_ldr_sp(m)
             res10 = requantize_in_loop(m, res10, mult0, left0, right0, mask0, thr0)
-            ldr_sp(m)
+            fitted_ldr_sp(m)
             res11 = requantize_in_loop(m, res11, mult1, left1, right1, mask1, thr1)
             # dst_offset, activation_min/max, rhs_rows reloaded one per result
             _clamp_store(m, res00, dst_offset, activation_min, activation_max, dst_ptr, True)
@@ -290,7 +292,7 @@ def arm_nn_mat_mult_nt_t_s8(m, lhs, rhs, bias, dst, dst_multipliers, dst_shifts,
             lhs_ptr = sub(m, lhs_ptr, rhs_cols)       # lhs_ptr -= rhs_cols;
             lhs_ptr = add(m, lhs_ptr, 2 * lhs_cols_offset)  # lhs_ptr += 2 * lhs_cols_offset;
             for _ in range(3):
-                str_sp(m)                             # dst_ptr, next row and counter to the stack
+                fitted_str_sp(m)                      # dst_ptr, next row and counter to the stack
             b(m)
             lhs_rows_idx = sub(m, lhs_rows_idx, 1)    # lhs_rows_idx--;
             cmp(m, lhs_rows_idx, 0)
@@ -342,7 +344,7 @@ def arm_nn_mat_mult_nt_t_s8(m, lhs, rhs, bias, dst, dst_multipliers, dst_shifts,
                 rhs_cols_idx += 1
                 bcc(m, rhs_cols_idx < rhs_cols)
             for _ in range(10):
-                ldr_sp(m)
+                fitted_ldr_sp(m)
             mult0 = ldr(m, dst_multipliers + 4 * rhs_rows_idx)
             mult1 = ldr(m, dst_multipliers + 4 * rhs_rows_idx + 4)
             left0, right0, mask0, thr0 = requantize_setup(m, ldr(m, dst_shifts + 4 * rhs_rows_idx))
@@ -354,7 +356,7 @@ def arm_nn_mat_mult_nt_t_s8(m, lhs, rhs, bias, dst, dst_multipliers, dst_shifts,
         rhs = add(m, rhs, 2 * rhs_cols)               # rhs += 2 * rhs_cols;
         dst = add(m, dst, 2)                          # dst += 2;
         rhs_rows_idx = add(m, rhs_rows_idx, 2)
-        ldr_sp(m)
+        fitted_ldr_sp(m)
         cmp(m, rhs_rows_idx, rhs_rows - 1)
         bcc(m, rhs_rows_idx <= rhs_rows - 2)
 
@@ -385,7 +387,7 @@ def arm_nn_mat_mult_nt_t_s8(m, lhs, rhs, bias, dst, dst_multipliers, dst_shifts,
                 bcc(m, k + 1 < rhs_cols)
             lhs_ptr = add(m, lhs_ptr, lhs_cols_offset)  # lhs_ptr -= rhs_cols; lhs_ptr += lhs_cols_offset;
             for _ in range(3):
-                ldr_sp(m)
+                fitted_ldr_sp(m)
             res00 = requantize_in_loop(m, res00, mult, left, right, mask, thr)
             _clamp_store(m, res00, dst_offset, activation_min, activation_max, dst_ptr, False)
             dst_ptr = add(m, dst_ptr, rhs_rows)       # dst_ptr += rhs_rows;

@@ -16,8 +16,8 @@ many constants and intermediate values live: gcc spills them, about 2 stack load
 store per MUL_SAT in the measured code; they are the `ldr_sp` / `str_sp` per column below.
 """
 from armsim.cpu.kernel import kernel
-from armsim.cpu.ops import (add, b, bcc, clz, cmp, it, ldr_sp, ldrsb, lsl, mov, mul, pop_pc, push,
-                        rsb, str_sp, strb, sub)
+from armsim.cpu.ops import (add, b, bcc, clz, cmp, fitted_add, fitted_ldr_sp, fitted_str_sp, it,
+                            ldr_sp, ldrsb, lsl, mov, mul, pop_pc, push, rsb, str_sp, strb, sub)
 from armsim.kernels.minmax import max_lt, min_gt
 
 from .arm_nn_doubling_high_mult import arm_nn_doubling_high_mult
@@ -34,9 +34,9 @@ NN_Q7_MAX = 127
 @kernel(inline=True)
 def _spills(m, loads, stores):
     for _ in range(loads):
-        ldr_sp(m)
+        fitted_ldr_sp(m)
     for _ in range(stores):
-        str_sp(m)
+        fitted_str_sp(m)
 
 
 @kernel
@@ -106,5 +106,5 @@ def arm_nn_softmax_common_s8(m, input, num_rows, row_size, mult, shift, diff_min
         input = add(m, input, row_size)                    # input += row_size;
         cmp(m, row_idx + 1, num_rows)
         bcc(m, row_idx + 1 < num_rows)
-    add(m, 0, 0)
+    fitted_add(m)
     pop_pc(m, 9)

@@ -26,33 +26,10 @@ measured per-function counts of ../shared/reference tconv_s8_6x6x8_o8_k3_s2 (dsp
 scalar_O2 120,396 instructions in this function), not read off a disassembly.
 """
 from armsim.cpu.kernel import kernel
-from armsim.cpu.ops import (
-    add,
-    b,
-    bcc,
-    cbz,
-    cmp,
-    ldr,
-    ldr_sp,
-    ldrd_sp,
-    ldrsb,
-    mla,
-    mls,
-    mov,
-    mul,
-    pkhbt,
-    pop_pc,
-    push,
-    sdiv,
-    smlad,
-    str_,
-    str_sp,
-    strd_sp,
-    sub,
-    sxtab16,
-    sxtb16,
-    sxth,
-)
+from armsim.cpu.ops import (add, b, bcc, cbz, cmp, fitted_add, fitted_ldr_sp, fitted_ldrd_sp,
+                            fitted_mov, fitted_str_sp, fitted_strd_sp, ldr, ldr_sp, ldrsb, mla, mls,
+                            mov, mul, pkhbt, pop_pc, push, sdiv, smlad, str_, str_sp, sub, sxtab16,
+                            sxtb16, sxth)
 
 
 @kernel(inline=True)
@@ -68,17 +45,17 @@ def _lane_word(m, lhs_ptr, lhs_offset_s16x2):
 def _spills(m, loads, stores, load_pairs, store_pairs, moves, adds):
     """Fitted stack traffic and register copies (see the module docstring)."""
     for _ in range(loads):
-        ldr_sp(m)
+        fitted_ldr_sp(m)
     for _ in range(stores):
-        str_sp(m)
+        fitted_str_sp(m)
     for _ in range(load_pairs):
-        ldrd_sp(m)
+        fitted_ldrd_sp(m)
     for _ in range(store_pairs):
-        strd_sp(m)
+        fitted_strd_sp(m)
     for _ in range(moves):
-        mov(m, 0)
+        fitted_mov(m)
     for _ in range(adds):
-        add(m, 0, 0)
+        fitted_add(m)
 
 
 @kernel(inline=True)
@@ -256,8 +233,8 @@ def _pixel_group(m, lanes, lhs, rhs, output_start, output_index, output_max, rhs
     cmp(m, output_channels, 0)
     bcc(m, output_channels <= 0)
     for _ in range(output_channels):
-        ldr_sp(m)                                             # the spilled loop state
-        ldr_sp(m)
+        fitted_ldr_sp(m)                                      # the spilled loop state
+        fitted_ldr_sp(m)
         rhs_ptr = add(m, rhs_ptr, skip_pre_rows)              # rhs_ptr += skip_pre_rows;
         index = mov(m, output_index)                          # int32_t index = output_index;
         cmp(m, rhs_rows_count, 0)
@@ -267,29 +244,29 @@ def _pixel_group(m, lanes, lhs, rhs, output_start, output_index, output_max, rhs
             cmp(m, rhs_cols, 0)
             bcc(m, rhs_cols <= 0)
             for _ in range(rhs_cols):
-                ldr_sp(m)                                     # reloads of arguments and pointers
-                ldr_sp(m)
-                ldr_sp(m)
-                str_sp(m)
-                mov(m, 0)
+                fitted_ldr_sp(m)                              # reloads of arguments and pointers
+                fitted_ldr_sp(m)
+                fitted_ldr_sp(m)
+                fitted_str_sp(m)
+                fitted_mov(m)
                 rhs_ptr = _column(m, lanes, lhs, rhs_ptr, output_ptr0, input_channels,
                                   output_channels, lhs_offset, lhs_offset_s16x2, stride_x)
                 output_ptr0 = add(m, output_ptr0, 4 * output_channels)  # output_ptr0 += output_channels;
-                ldr_sp(m)
-                str_sp(m)
+                fitted_ldr_sp(m)
+                fitted_str_sp(m)
                 cmp(m, 0, 0)                                  # i_col < rhs_cols
                 bcc(m, True)
             # index = (index + row_offset) % output_max;
             index = add(m, index, row_offset)
             quotient = sdiv(m, index, output_max)
             index = mls(m, quotient, output_max, index)
-            ldr_sp(m)
+            fitted_ldr_sp(m)
             cmp(m, 0, 0)
             bcc(m, True)
         output_start = add(m, output_start, 4)                # ++output_start;
         rhs_ptr = add(m, rhs_ptr, skip_post_rows)             # rhs_ptr += skip_post_rows;
-        ldr_sp(m)
-        str_sp(m)
+        fitted_ldr_sp(m)
+        fitted_str_sp(m)
         cmp(m, 0, 0)
         bcc(m, True)
     return output_start
@@ -305,14 +282,14 @@ def arm_nn_transpose_conv_row_s8_s32(m, lhs, rhs, output_start, output_index, ou
     push(m, 9)                                                # push {r4-r11, lr}
     sub(m, 0, 0)                                              # sub sp, #frame
     for _ in range(11):
-        ldr_sp(m)                                             # the stacked arguments
+        fitted_ldr_sp(m)                                      # the stacked arguments
     cols_x_ch = mul(m, rhs_cols, input_channels)
     skip_pre_rows = mul(m, skip_rows_top, cols_x_ch)          # skip_rows_top * rhs_cols * input_channels
     skip_post_rows = mul(m, skip_rows_bottom, cols_x_ch)      # skip_rows_bottom * rhs_cols * input_channels
     rhs_rows_count = sub(m, sub(m, rhs_rows, skip_rows_top), skip_rows_bottom)
     lhs_offset_s16x2 = 0
     for _ in range(6):
-        str_sp(m)                                             # locals spilled for the loops
+        fitted_str_sp(m)                                      # locals spilled for the loops
     input_count = mov(m, input_x)                             # int32_t input_count = input_x;
     cmp(m, input_count, 3)
     bcc(m, input_count <= 3)
@@ -328,7 +305,7 @@ def arm_nn_transpose_conv_row_s8_s32(m, lhs, rhs, output_start, output_index, ou
         output_start = add(m, output_start, 4 * (4 * stride_x - 1) * output_channels)
         lhs = add(m, lhs, 4 * input_channels)                 # lhs += 4 * input_channels;
         input_count = sub(m, input_count, 4)
-        ldr_sp(m)
+        fitted_ldr_sp(m)
         cmp(m, input_count, 3)
         bcc(m, input_count > 3)
     tst = input_count & 2                                     # if (input_count & 0b10)

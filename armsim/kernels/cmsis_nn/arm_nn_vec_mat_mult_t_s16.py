@@ -18,9 +18,10 @@ copies of each row group (`ldr_sp`, `mov` marked "fitted") are placed to match t
 per-function counts of arm_nn_vec_mat_mult_t_s16; the loops' own instructions follow the C.
 """
 from armsim.cpu.kernel import kernel
-from armsim.cpu.ops import (adc, add, asr, bcc, carry_of_add, cbz, cmp, it, ldr, ldr_sp, ldrd,
-                            ldrsb, ldrsh, mov, pkhbt, pkhtb, pop_pc, push, sbc, smlad, smlal,
-                            str_sp, strh, sub, sxtb16, carry_of_sub, ldrd_sp, strd_sp)
+from armsim.cpu.ops import (adc, add, asr, bcc, carry_of_add, carry_of_sub, cbz, cmp, fitted_add,
+                            fitted_ldr_sp, fitted_ldrd_sp, fitted_mov, fitted_str_sp,
+                            fitted_strd_sp, fitted_sub, it, ldr, ldr_sp, ldrd, ldrsb, ldrsh, mov,
+                            pkhbt, pkhtb, pop_pc, push, sbc, smlad, smlal, strh, sub, sxtb16)
 from armsim.kernels.minmax import max_lt, min_gt
 
 from .arm_nn_requantize_s64 import arm_nn_requantize_s64, requantize_s64_setup
@@ -117,7 +118,7 @@ def arm_nn_vec_mat_mult_t_s16(m, lhs, rhs, bias, dst, dst_multiplier, dst_shift,
     push(m, 9)                                          # push {r4-r11, lr}
     sub(m, 0, 0)                                        # sub sp, sp, #frame
     for _ in range(6):                                  # stacked arguments
-        ldr_sp(m)
+        fitted_ldr_sp(m)
     n, n_left, sign = requantize_s64_setup(m, dst_multiplier, dst_shift)
     if m.dsp:
         cmp(m, rhs_cols, MAX_COL_COUNT)                 # rhs_cols_fast = MIN(rhs_cols, 512)
@@ -129,23 +130,23 @@ def arm_nn_vec_mat_mult_t_s16(m, lhs, rhs, bias, dst, dst_multiplier, dst_shift,
         row_loop_cnt = asr(m, rhs_rows, 1)              # rhs_rows / 2
         col_loop_cnt = asr(m, rhs_cols_fast, 2)         # rhs_cols_fast / 4
         for _ in range(4):                              # fitted: invariants spilled
-            str_sp(m)
+            fitted_str_sp(m)
         cmp(m, row_loop_cnt, 0)
         bcc(m, row_loop_cnt <= 0)
         for i in range(row_loop_cnt):
             for _ in range(28):                         # fitted: spill reloads per row pair
-                ldr_sp(m)
+                fitted_ldr_sp(m)
             for _ in range(5):                          # fitted: spills per row pair
-                str_sp(m)
+                fitted_str_sp(m)
             for _ in range(3):
-                strd_sp(m)
-            ldrd_sp(m)
+                fitted_strd_sp(m)
+            fitted_ldrd_sp(m)
             for _ in range(8):                          # fitted: register copies per row pair
-                mov(m, 0)
+                fitted_mov(m)
             for _ in range(5):                          # fitted: address arithmetic per row pair
-                add(m, 0, 0)
+                fitted_add(m)
             for _ in range(2):
-                sub(m, 0, 0)
+                fitted_sub(m)
             acc_0 = mov(m, 0)
             acc_1 = mov(m, 0)
             lhs_vec = lhs
@@ -164,7 +165,7 @@ def arm_nn_vec_mat_mult_t_s16(m, lhs, rhs, bias, dst, dst_multiplier, dst_shift,
                 rhs_1, ker_0, ker_1 = read_and_pad(m, rhs_1)
                 acc_1 = smlad(m, ker_0, vec_part_0, acc_1)
                 acc_1 = smlad(m, ker_1, vec_part_1, acc_1)
-                add(m, 0, 0)                            # fitted: one pointer update per step
+                fitted_add(m)                     # fitted: one pointer update per step
                 j = sub(m, j, 1)                        # SUBS
                 bcc(m, j != 0)
             hi0 = asr(m, acc_0, 31)                     # acc_64_0 += acc_0;
@@ -241,11 +242,11 @@ def arm_nn_vec_mat_mult_t_s16(m, lhs, rhs, bias, dst, dst_multiplier, dst_shift,
             strh(m, dst, res)                           # *dst++ = (int16_t)result;
             dst += 2
             for _ in range(7):                          # fitted: spill reloads per row
-                ldr_sp(m)
-            str_sp(m)                                   # fitted: spill per row
-            mov(m, 0)                                   # fitted: register copies per row
-            add(m, 0, 0)
-            add(m, 0, 0)
+                fitted_ldr_sp(m)
+            fitted_str_sp(m)                            # fitted: spill per row
+            fitted_mov(m)                            # fitted: register copies per row
+            fitted_add(m)
+            fitted_add(m)
             rhs = add(m, rhs, rhs_cols)                 # rhs += rhs_cols;
             left = sub(m, rhs_rows, i + 1)              # SUBS on the row count
             bcc(m, left != 0)

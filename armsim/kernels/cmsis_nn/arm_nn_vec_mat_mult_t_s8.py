@@ -27,8 +27,9 @@ the unrolled loop and of the 15 arguments makes GCC reload spilled values from t
 per row group; those reloads are the `ldr_sp` below, placed where the counts say.
 """
 from armsim.cpu.kernel import kernel
-from armsim.cpu.ops import (add, b, bcc, bx, cmp, ldr, ldr_sp, ldrd, ldrsb, mla, mov, pkhbt,
-                        pop_pc, push, smlad, smull, strb, str_sp, sub, sxtab16, sxtb16, sxth, and_, asr)
+from armsim.cpu.ops import (add, and_, asr, b, bcc, cmp, fitted_ldr_sp, fitted_mov, fitted_str_sp,
+                            ldr, ldr_sp, ldrd, ldrsb, mla, mov, pkhbt, pop_pc, push, smlad, smull,
+                            strb, sub, sxtab16, sxtb16, sxth)
 from armsim.kernels.minmax import max_lt, min_gt
 
 from .arm_nn_requantize import arm_nn_requantize
@@ -111,7 +112,7 @@ def _dsp_columns(m, lhs_vec, rhs_0_ptr, rhs_1_ptr, acc_0, acc_1, col_loop_cnt,
                                  acc_0, acc_1, lhs_offset_s16x2, rhs_offset_s16x2,
                                  has_rhs_offset, two_rows)
         for _ in range(3):                                    # register copies in the block
-            mov(m, 0)
+            fitted_mov(m)
         lhs_vec = add(m, lhs_vec, 16)
         rhs_0_ptr = add(m, rhs_0_ptr, 16)
         if two_rows:
@@ -149,9 +150,9 @@ def vec_mat_mult_t_body(m, lhs, rhs, bias, dst, lhs_offset, dst_offset, dst_mult
     push(m, 9)                                                # push {r4-r11, lr}
     sub(m, 0, 0)                                              # sub sp, sp, #frame
     for _ in range(6):                                        # stacked arguments
-        ldr_sp(m)
+        fitted_ldr_sp(m)
     for _ in range(24):                                       # arguments and invariants spilled
-        str_sp(m)                                             # to the frame (measured: ~25 STR)
+        fitted_str_sp(m)                                      # to the frame (measured: ~25 STR)
     left_shift = right_shift = remainder_mask = threshold = 0
     if not per_channel:
         left_shift, right_shift, remainder_mask, threshold = requantize_setup(m, dst_shift)
@@ -175,15 +176,15 @@ def vec_mat_mult_t_body(m, lhs, rhs, bias, dst, lhs_offset, dst_offset, dst_mult
             # 28 reloads of spilled values per row pair, in pairs between the pair's other
             # ops as gcc -O2 places them (not in one run): 18 here, 10 after the column loop
             for _ in range(4):
-                ldr_sp(m)
-                ldr_sp(m)
-                str_sp(m)
-            ldr_sp(m)
-            ldr_sp(m)
-            mov(m, 0)
-            ldr_sp(m)
-            ldr_sp(m)
-            mov(m, 0)
+                fitted_ldr_sp(m)
+                fitted_ldr_sp(m)
+                fitted_str_sp(m)
+            fitted_ldr_sp(m)
+            fitted_ldr_sp(m)
+            fitted_mov(m)
+            fitted_ldr_sp(m)
+            fitted_ldr_sp(m)
+            fitted_mov(m)
             if bias != 0:                                     # if (bias)
                 acc_0, acc_1 = ldrd(m, bias)                  # acc_0 = *bias++; acc_1 = *bias++;
                 bias += 8
@@ -192,21 +193,21 @@ def vec_mat_mult_t_body(m, lhs, rhs, bias, dst, lhs_offset, dst_offset, dst_mult
                 acc_1 = mov(m, 0)
             lhs_vec = lhs
             rhs_0_ptr = rhs
-            ldr_sp(m)
-            ldr_sp(m)
+            fitted_ldr_sp(m)
+            fitted_ldr_sp(m)
             rhs_1_ptr = add(m, rhs, rhs_cols)                 # rhs + rhs_cols
-            ldr_sp(m)
-            ldr_sp(m)
+            fitted_ldr_sp(m)
+            fitted_ldr_sp(m)
             rhs = add(m, rhs, rhs_cols << 1)                  # rhs += 2 * rhs_cols;
-            ldr_sp(m)
-            ldr_sp(m)
+            fitted_ldr_sp(m)
+            fitted_ldr_sp(m)
             lhs_vec, rhs_0_ptr, rhs_1_ptr, acc_0, acc_1 = _dsp_columns(
                 m, lhs_vec, rhs_0_ptr, rhs_1_ptr, acc_0, acc_1, col_loop_cnt,
                 lhs_offset_s16x2, rhs_offset_s16x2, has_rhs_offset, True)
             k = col_loop_cnt * 4                              # for (k = col_loop_cnt * 4; k < rhs_cols; k++)
-            ldr_sp(m)
+            fitted_ldr_sp(m)
             cmp(m, k, rhs_cols)
-            ldr_sp(m)
+            fitted_ldr_sp(m)
             bcc(m, k >= rhs_cols)
             while k < rhs_cols:
                 lhs_temp = add(m, ldrsb(m, lhs_vec), lhs_offset)  # (*lhs_vec + lhs_offset); lhs_vec++
@@ -230,25 +231,25 @@ def vec_mat_mult_t_body(m, lhs, rhs, bias, dst, lhs_offset, dst_offset, dst_mult
                                     remainder_mask, threshold)
             mult_ptr += 8
             shift_ptr += 8
-            ldr_sp(m)
+            fitted_ldr_sp(m)
             _clamp_store(m, acc_0, dst, dst_offset, activation_min, activation_max)
-            ldr_sp(m)
+            fitted_ldr_sp(m)
             _clamp_store(m, acc_1, dst + address_offset, dst_offset, activation_min,
                          activation_max)
-            ldr_sp(m)
-            ldr_sp(m)
+            fitted_ldr_sp(m)
+            fitted_ldr_sp(m)
             dst = add(m, dst, address_offset << 1)            # dst += 2 * address_offset;
-            ldr_sp(m)
-            ldr_sp(m)
+            fitted_ldr_sp(m)
+            fitted_ldr_sp(m)
             cmp(m, i + 1, row_loop_cnt)
-            ldr_sp(m)
-            ldr_sp(m)
+            fitted_ldr_sp(m)
+            fitted_ldr_sp(m)
             bcc(m, i + 1 < row_loop_cnt)
         tst_odd = and_(m, rhs_rows, 1)                        # if (rhs_rows & 0x1)
         bcc(m, tst_odd == 0)
         if tst_odd:
             for _ in range(3):
-                ldr_sp(m)
+                fitted_ldr_sp(m)
             if bias != 0:
                 acc_0 = ldr(m, bias)
                 bias += 4
@@ -281,17 +282,17 @@ def vec_mat_mult_t_body(m, lhs, rhs, bias, dst, lhs_offset, dst_offset, dst_mult
             # 22 reloads of spilled values per row group, between the group's other ops as
             # gcc -O2 places them (few back to back): 15 here, 7 after the column loop
             for _ in range(3):
-                ldr_sp(m)
-                ldr_sp(m)
-                str_sp(m)
-            ldr_sp(m)
-            mov(m, 0)
-            ldr_sp(m)
+                fitted_ldr_sp(m)
+                fitted_ldr_sp(m)
+                fitted_str_sp(m)
+            fitted_ldr_sp(m)
+            fitted_mov(m)
+            fitted_ldr_sp(m)
             b(m)
-            ldr_sp(m)
-            ldr_sp(m)
+            fitted_ldr_sp(m)
+            fitted_ldr_sp(m)
             bcc(m, False)
-            ldr_sp(m)
+            fitted_ldr_sp(m)
             bcc(m, False)
             if bias != 0:                                     # if (bias) res0x = *bias++
                 res00 = ldr(m, bias)
@@ -304,13 +305,13 @@ def vec_mat_mult_t_body(m, lhs, rhs, bias, dst, lhs_offset, dst_offset, dst_mult
                 res02 = mov(m, 0)
             lhs_ptr = lhs
             rhs_ptr_0 = rhs
-            ldr_sp(m)
+            fitted_ldr_sp(m)
             rhs_ptr_1 = add(m, rhs, rhs_cols)                 # &rhs[rhs_cols]
-            ldr_sp(m)
+            fitted_ldr_sp(m)
             rhs_ptr_2 = add(m, rhs_ptr_1, rhs_cols)           # &rhs[rhs_cols * 2]
-            ldr_sp(m)
+            fitted_ldr_sp(m)
             cmp(m, rhs_cols, 0)
-            ldr_sp(m)
+            fitted_ldr_sp(m)
             bcc(m, rhs_cols <= 0)
             for _c in range(rhs_cols):
                 # gcc -O2 order: each rhs load sits between two MLAs, so only the
@@ -345,28 +346,28 @@ def vec_mat_mult_t_body(m, lhs, rhs, bias, dst, lhs_offset, dst_offset, dst_mult
                                     remainder_mask, threshold)
             mult_ptr += 12
             shift_ptr += 12
-            ldr_sp(m)
+            fitted_ldr_sp(m)
             _clamp_store(m, res00, dst, dst_offset, activation_min, activation_max)
-            ldr_sp(m)
+            fitted_ldr_sp(m)
             _clamp_store(m, res01, dst + address_offset, dst_offset, activation_min,
                          activation_max)
-            ldr_sp(m)
+            fitted_ldr_sp(m)
             _clamp_store(m, res02, dst + 2 * address_offset, dst_offset, activation_min,
                          activation_max)
-            ldr_sp(m)
+            fitted_ldr_sp(m)
             dst = add(m, dst, 3 * address_offset)             # dst += 3 * address_offset;
-            ldr_sp(m)
+            fitted_ldr_sp(m)
             rhs = add(m, rhs, 3 * rhs_cols)                   # rhs += 3 * rhs_cols;
-            ldr_sp(m)
+            fitted_ldr_sp(m)
             cmp(m, i + 1, row_loop_cnt)
-            ldr_sp(m)
+            fitted_ldr_sp(m)
             bcc(m, i + 1 < row_loop_cnt)
         _lo, q = smull(m, rhs_rows, 0x55555556)               # rhs_rows % 3: the quotient again,
         q = sub(m, q, rhs_rows >> 31)
         loop_cnt = sub(m, rhs_rows, add(m, q, q << 1))        # rhs_rows - 3 * q
         for i in range(loop_cnt):
             for _ in range(8):
-                ldr_sp(m)
+                fitted_ldr_sp(m)
             bcc(m, False)
             if bias != 0:
                 res00 = ldr(m, bias)

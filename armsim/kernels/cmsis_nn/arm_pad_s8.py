@@ -17,8 +17,8 @@ not read off a disassembly; the per-pixel path (padded channels) has no measured
 is written by analogy.
 """
 from armsim.cpu.kernel import kernel
-from armsim.cpu.ops import (add, b, bcc, bl, cmp, ldr_sp, ldrd_sp, mla, mov, mul, pop_pc, push,
-                            str_sp, sub)
+from armsim.cpu.ops import (add, b, bcc, bl, cmp, fitted_add, fitted_ldr_sp, fitted_ldrd_sp,
+                            fitted_mov, fitted_str_sp, mla, mov, mul, pop_pc, push, sub)
 
 from ..libc import memcpy, memset
 
@@ -47,10 +47,10 @@ def arm_pad_s8(m, input, output, pad_value, in_n, in_h, in_w, in_c, pre_n, pre_h
     push(m, 9)                                             # push {r4-r11, lr}
     sub(m, 0, 0)                                           # sub sp, sp, #frame
     if m.dsp:                                              # the three dims structs' fields
-        ldr_sp(m)                                          #   (fitted, as the loads below)
-        ldr_sp(m)
+        fitted_ldr_sp(m)                                   #   (fitted, as the loads below)
+        fitted_ldr_sp(m)
     else:
-        ldrd_sp(m)
+        fitted_ldrd_sp(m)
     out_h = add(m, add(m, pre_h, in_h), post_h)            # output_size = {pre + in + post ...}
     out_w = add(m, add(m, pre_w, in_w), post_w)
     out_c = add(m, add(m, pre_c, in_c), post_c)
@@ -58,9 +58,9 @@ def arm_pad_s8(m, input, output, pad_value, in_n, in_h, in_w, in_c, pre_n, pre_h
     batch_block_size = mul(m, row_block_size, out_h)       # batch_block_size = h * w * c;
     col_block_size = out_c                                 # col_block_size = c;
     for _ in range(6):                                     # spills (fitted)
-        str_sp(m)
+        fitted_str_sp(m)
     for _ in range(9):
-        mov(m, 0)
+        fitted_mov(m)
     size = mul(m, batch_block_size, pre_n)                 # arm_memset_s8(output, pad_value, batch_block_size * pre_pad->n);
     _memset_call(m, output, pad_value, size)
     output = mla(m, batch_block_size, pre_n, output)       # output += batch_block_size * pre_pad->n;
@@ -68,18 +68,18 @@ def arm_pad_s8(m, input, output, pad_value, in_n, in_h, in_w, in_c, pre_n, pre_h
     cmp(m, in_n, 0)                                        # for (b = 0; b < input_size->n; b++)
     bcc(m, in_n <= 0)
     for batch in range(in_n):
-        ldr_sp(m)
+        fitted_ldr_sp(m)
         size = mul(m, row_block_size, pre_h)               # arm_memset_s8(output, pad_value, row_block_size * pre_pad->h);
         _memset_call(m, output, pad_value, size)
         output = mla(m, row_block_size, pre_h, output)     # output += row_block_size * pre_pad->h;
-        ldr_sp(m)
+        fitted_ldr_sp(m)
         cmp(m, in_h, 0)                                    # for (y = 0; y < input_size->h; y++)
         bcc(m, in_h <= 0)
         for y in range(in_h):
             for _ in range(8):                             # spilled loop state (fitted)
-                ldr_sp(m)
-            ldrd_sp(m)
-            mov(m, 0)
+                fitted_ldr_sp(m)
+            fitted_ldrd_sp(m)
+            fitted_mov(m)
             mul(m, 0, 0)                                   # (fitted: two more MULs per row)
             mul(m, 0, 0)
             size = mul(m, col_block_size, pre_w)           # arm_memset_s8(output, pad_value, col_block_size * pre_pad->w);
@@ -95,13 +95,13 @@ def arm_pad_s8(m, input, output, pad_value, in_n, in_h, in_w, in_c, pre_n, pre_h
                 cmp(m, in_w, 0)                            # for (x = 0; x < input_size->w; x++)
                 bcc(m, in_w <= 0)
                 for x in range(in_w):
-                    ldr_sp(m)
+                    fitted_ldr_sp(m)
                     _memset_call(m, output, pad_value, pre_c)   # arm_memset_s8(output, pad_value, pre_pad->c);
                     output = add(m, output, pre_c)
                     _memcpy_call(m, output, input, in_c)   # arm_memcpy_s8(output, input, input_size->c);
                     output = add(m, output, in_c)
                     input = add(m, input, in_c)
-                    ldr_sp(m)
+                    fitted_ldr_sp(m)
                     _memset_call(m, output, pad_value, post_c)  # arm_memset_s8(output, pad_value, post_pad->c);
                     output = add(m, output, post_c)
                     cmp(m, x + 1, in_w)
@@ -113,7 +113,7 @@ def arm_pad_s8(m, input, output, pad_value, in_n, in_h, in_w, in_c, pre_n, pre_h
             cmp(m, y + 1, in_h)
             b(m)                                           # (the test sits at the loop top)
             bcc(m, y + 1 < in_h)
-        ldr_sp(m)
+        fitted_ldr_sp(m)
         size = mul(m, row_block_size, post_h)              # arm_memset_s8(output, pad_value, row_block_size * post_pad->h);
         _memset_call(m, output, pad_value, size)
         output = mla(m, row_block_size, post_h, output)    # output += row_block_size * post_pad->h;
@@ -123,6 +123,6 @@ def arm_pad_s8(m, input, output, pad_value, in_n, in_h, in_w, in_c, pre_n, pre_h
     size = mul(m, batch_block_size, post_n)                # arm_memset_s8(output, pad_value, batch_block_size * post_pad->n);
     _memset_call(m, output, pad_value, size)
     mov(m, 0)                                              # return ARM_CMSIS_NN_SUCCESS;
-    add(m, 0, 0)
+    fitted_add(m)
     pop_pc(m, 9)
     return 0

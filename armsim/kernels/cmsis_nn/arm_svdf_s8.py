@@ -28,32 +28,9 @@ compiles the int8 x int8 remainder MAC of the DSP build as SMLABB (measured), ML
 plain-C build.
 """
 from armsim.cpu.kernel import kernel
-from armsim.cpu.ops import (
-    add,
-    asr,
-    b,
-    bcc,
-    bl,
-    cbz,
-    cmp,
-    ldr,
-    ldr_sp,
-    ldrd_sp,
-    ldrsb,
-    mla,
-    mov,
-    mul,
-    pop_pc,
-    push,
-    sdiv,
-    smlabb,
-    smlad,
-    str_,
-    str_sp,
-    strb,
-    strd_sp,
-    sub,
-)
+from armsim.cpu.ops import (add, asr, b, bcc, bl, cbz, cmp, fitted_add, fitted_ldr_sp,
+                            fitted_ldrd_sp, fitted_mov, fitted_str_sp, fitted_strd_sp, ldr, ldrsb,
+                            mla, mov, mul, pop_pc, push, sdiv, smlabb, smlad, str_, strb, sub)
 from armsim.kernels.libc import memmove
 from armsim.kernels.minmax import max_lt, min_gt
 
@@ -80,8 +57,8 @@ def svdf_tail(m, buffer_a, buffer_b, bias_data, input_batches, feature_batches, 
             bcc(m, feature_batches <= 0)
             for j in range(feature_batches):                  # output_temp[j] = ptr_a[j] + bi[j];
                 str_(m, out_temp + 4 * j, add(m, ldr(m, ptr_a + 4 * j), ldr(m, bias_data + 4 * j)))
-                add(m, 0, 0)                                  # the three pointers stepped
-                add(m, 0, 0)
+                fitted_add(m)                           # the three pointers stepped
+                fitted_add(m)
                 cmp(m, j + 1, feature_batches)
                 bcc(m, j + 1 < feature_batches)
             cmp(m, i + 1, input_batches)
@@ -93,7 +70,7 @@ def svdf_tail(m, buffer_a, buffer_b, bias_data, input_batches, feature_batches, 
         for i_batch in range(input_batches):
             out_temp = buffer_b + 4 * i_batch * unit_count
             ptr_a = buffer_a + 4 * i_batch * feature_batches
-            ldr_sp(m)
+            fitted_ldr_sp(m)
             cmp(m, unit_count, 0)
             bcc(m, unit_count <= 0)
             for i in range(unit_count):
@@ -103,13 +80,13 @@ def svdf_tail(m, buffer_a, buffer_b, bias_data, input_batches, feature_batches, 
                 for _ in range(rank):                         # sum += *ptr_a; ptr_a++;
                     total = add(m, total, ldr(m, ptr_a))
                     ptr_a += 4
-                    ldr_sp(m)                                 # rank and the pointer reloaded
-                    str_sp(m)
-                    add(m, 0, 0)
+                    fitted_ldr_sp(m)                          # rank and the pointer reloaded
+                    fitted_str_sp(m)
+                    fitted_add(m)
                     cmp(m, 0, 0)
                     bcc(m, True)
                 str_(m, out_temp + 4 * i, total)              # output_data_temp[i] = sum;
-                add(m, 0, 0)
+                fitted_add(m)
                 cmp(m, i + 1, unit_count)
                 bcc(m, i + 1 < unit_count)
             cmp(m, i_batch + 1, input_batches)
@@ -119,14 +96,14 @@ def svdf_tail(m, buffer_a, buffer_b, bias_data, input_batches, feature_batches, 
     bcc(m, count <= 0)
     for i in range(count):
         # CLAMP(arm_nn_requantize(buffer_b[i], multiplier_out, shift_2) + zp_out, max, min)
-        ldr_sp(m)
-        ldr_sp(m)
+        fitted_ldr_sp(m)
+        fitted_ldr_sp(m)
         value = arm_nn_requantize(m, ldr(m, buffer_b + 4 * i), multiplier_out, shift_2)
         value = add(m, value, zp_out)
         value = max_lt(m, value, out_activation_min)
         value = min_gt(m, value, out_activation_max)
         strb(m, output_data + i, value)
-        mov(m, 0)
+        fitted_mov(m)
         cmp(m, i + 1, count)
         bcc(m, i + 1 < count)
 
@@ -141,7 +118,7 @@ def arm_svdf_s8(m, buffer_a, buffer_b, rank, zp_in, zp_out, in_activation_min,
     push(m, 9)                                                # push {r4-r11, lr}
     sub(m, 0, 0)                                              # sub sp, #frame
     for _ in range(16):
-        ldr_sp(m)                                             # the params' and dims' fields
+        fitted_ldr_sp(m)                                      # the params' and dims' fields
     unit_count = sdiv(m, feature_batches, rank)               # feature_batches / rank
     cbz(m, buffer_a == 0)                                     # if (input_ctx->buf == NULL)
     if buffer_a == 0:
@@ -154,7 +131,7 @@ def arm_svdf_s8(m, buffer_a, buffer_b, rank, zp_in, zp_out, in_activation_min,
         pop_pc(m, 9)
         return ARG_ERROR
     for _ in range(6):
-        str_sp(m)
+        fitted_str_sp(m)
     # memmove(state_data, state_data + 1, input_batches * feature_batches * time_batches - 1)
     n = sub(m, mul(m, mul(m, input_batches, feature_batches), time_batches), 1)
     mov(m, state_data)
@@ -169,9 +146,9 @@ def arm_svdf_s8(m, buffer_a, buffer_b, rank, zp_in, zp_out, in_activation_min,
                       time_batches - 1)
         inp = mla(m, i_batch, input_height, input_data)      # input_data + i_batch * input_height
         for _ in range(11):
-            str_sp(m)                                         # the stacked arguments
+            fitted_str_sp(m)                                  # the stacked arguments
         for _ in range(4):
-            mov(m, 0)
+            fitted_mov(m)
         neg_zp = sub(m, 0, zp_in)                             # -zp_in
         bl(m)
         res = arm_nn_vec_mat_mult_t_s8(m, inp, weights_feature_data, 0, 0, res_ptr, neg_zp, 0,
@@ -186,15 +163,15 @@ def arm_svdf_s8(m, buffer_a, buffer_b, rank, zp_in, zp_out, in_activation_min,
     block_count = asr(m, time_batches, 2)                     # time_batches >> 2
     for _ in range(input_batches):
         v1 = weights_time_data
-        ldr_sp(m)
+        fitted_ldr_sp(m)
         cmp(m, feature_batches, 0)
         bcc(m, feature_batches <= 0)
         for _ in range(feature_batches):
-            ldr_sp(m)
+            fitted_ldr_sp(m)
             total = mov(m, 0)                                 # int32_t sum = 0;
             if m.dsp:
-                ldrd_sp(m)                                    # v1/v2 kept on the stack
-                strd_sp(m)
+                fitted_ldrd_sp(m)                             # v1/v2 kept on the stack
+                fitted_strd_sp(m)
                 b(m)
                 j = 0
                 cmp(m, block_count, 0)
@@ -206,7 +183,7 @@ def arm_svdf_s8(m, buffer_a, buffer_b, rank, zp_in, zp_out, in_activation_min,
                     total = smlad(m, r1_1, r2_1, total)       # sum = SMLAD(r1_1, r2_1, sum);
                     total = smlad(m, r1_2, r2_2, total)       # sum = SMLAD(r1_2, r2_2, sum);
                     add(m, 0, 0)                              # j += 4, the block counter
-                    add(m, 0, 0)
+                    fitted_add(m)
                     cmp(m, 0, 0)
                     bcc(m, True)
                 cmp(m, j, time_batches)
@@ -215,13 +192,13 @@ def arm_svdf_s8(m, buffer_a, buffer_b, rank, zp_in, zp_out, in_activation_min,
                     total = smlabb(m, ldrsb(m, v1), ldrsb(m, v2), total)
                     v1 += 1
                     v2 += 1
-                    add(m, 0, 0)                              # pointer updates not folded
-                    add(m, 0, 0)
+                    fitted_add(m)                       # pointer updates not folded
+                    fitted_add(m)
                     j += 1
                     cmp(m, j, time_batches)
                     bcc(m, j < time_batches)
             else:
-                add(m, 0, 0)
+                fitted_add(m)
                 cmp(m, time_batches, 0)
                 bcc(m, time_batches <= 0)
                 for _ in range(time_batches):
@@ -232,13 +209,13 @@ def arm_svdf_s8(m, buffer_a, buffer_b, rank, zp_in, zp_out, in_activation_min,
                     bcc(m, True)
             str_(m, ptr_a, total)                             # *ptr_a = sum;  (the *ptr_a = 0 store is dead)
             ptr_a += 4
-            add(m, 0, 0)
+            fitted_add(m)
             cmp(m, 0, 0)
             bcc(m, True)
     svdf_tail(m, buffer_a, buffer_b, bias_data, input_batches, feature_batches, unit_count,
               rank, multiplier_out, shift_2, zp_out, out_activation_min, out_activation_max,
               output_data)
     mov(m, 0)                                                 # return ARM_CMSIS_NN_SUCCESS;
-    add(m, 0, 0)
+    fitted_add(m)
     pop_pc(m, 9)
     return 0

@@ -12,27 +12,9 @@ There is no measured count of this function in ../shared (the svdf_state_s16 fam
 vectors only): its bookkeeping mirrors arm_svdf_s8's fitted one, uncalibrated here.
 """
 from armsim.cpu.kernel import kernel
-from armsim.cpu.ops import (
-    add,
-    asr,
-    bcc,
-    bl,
-    cbz,
-    cmp,
-    ldr,
-    ldr_sp,
-    ldrsh,
-    mla,
-    mov,
-    mul,
-    pop_pc,
-    push,
-    sdiv,
-    smlad,
-    str_,
-    str_sp,
-    sub,
-)
+from armsim.cpu.ops import (add, asr, bcc, bl, cbz, cmp, fitted_add, fitted_ldr_sp, fitted_mov,
+                            fitted_str_sp, fitted_sub, ldr, ldrsh, mla, mov, mul, pop_pc, push,
+                            sdiv, smlad, str_, sub)
 from armsim.kernels.libc import memmove
 
 from .arm_nn_vec_mat_mult_t_svdf_s8 import arm_nn_vec_mat_mult_t_svdf_s8
@@ -47,9 +29,9 @@ def arm_svdf_state_s16_s8(m, buffer_a, buffer_b, rank, zp_in, zp_out, in_activat
                           weights_feature_data, weights_time_data, bias_data, output_data):
     """state_data and weights_time_data hold int16.  Returns status."""
     push(m, 9)                                                # push {r4-r11, lr}
-    sub(m, 0, 0)
+    fitted_sub(m)
     for _ in range(16):
-        ldr_sp(m)                                             # the params' and dims' fields
+        fitted_ldr_sp(m)                                      # the params' and dims' fields
     unit_count = sdiv(m, feature_batches, rank)
     cbz(m, buffer_a == 0)                                     # if (input_ctx->buf == NULL)
     if buffer_a == 0:
@@ -62,7 +44,7 @@ def arm_svdf_state_s16_s8(m, buffer_a, buffer_b, rank, zp_in, zp_out, in_activat
         pop_pc(m, 9)
         return ARG_ERROR
     for _ in range(6):
-        str_sp(m)
+        fitted_str_sp(m)
     # memmove(state_data, state_data + 1, (batches * features * time - 1) * sizeof(int16_t))
     n = sub(m, mul(m, mul(m, input_batches, feature_batches), time_batches), 1)
     mov(m, state_data)
@@ -77,9 +59,9 @@ def arm_svdf_state_s16_s8(m, buffer_a, buffer_b, rank, zp_in, zp_out, in_activat
                       2 * (time_batches - 1))
         inp = mla(m, i_batch, input_height, input_data)
         for _ in range(7):
-            str_sp(m)                                         # the stacked arguments
+            fitted_str_sp(m)                                  # the stacked arguments
         for _ in range(4):
-            mov(m, 0)
+            fitted_mov(m)
         neg_zp = sub(m, 0, zp_in)                             # -zp_in
         bl(m)
         res = arm_nn_vec_mat_mult_t_svdf_s8(m, inp, weights_feature_data, res_ptr, neg_zp,
@@ -98,11 +80,11 @@ def arm_svdf_state_s16_s8(m, buffer_a, buffer_b, rank, zp_in, zp_out, in_activat
     block_count = asr(m, time_batches, 1)                     # time_batches >> 1
     for _ in range(input_batches):
         v1 = weights_time_data
-        ldr_sp(m)
+        fitted_ldr_sp(m)
         cmp(m, feature_batches, 0)
         bcc(m, feature_batches <= 0)
         for _ in range(feature_batches):
-            ldr_sp(m)
+            fitted_ldr_sp(m)
             total = mov(m, 0)                                 # int32_t sum = 0;
             if m.dsp:
                 j = 0
@@ -137,13 +119,13 @@ def arm_svdf_state_s16_s8(m, buffer_a, buffer_b, rank, zp_in, zp_out, in_activat
                     bcc(m, True)
             str_(m, ptr_a, total)                             # *ptr_a = sum;
             ptr_a += 4
-            add(m, 0, 0)
+            fitted_add(m)
             cmp(m, 0, 0)
             bcc(m, True)
     svdf_tail(m, buffer_a, buffer_b, bias_data, input_batches, feature_batches, unit_count,
               rank, multiplier_out, shift_2, zp_out, out_activation_min, out_activation_max,
               output_data)
     mov(m, 0)                                                 # return ARM_CMSIS_NN_SUCCESS;
-    add(m, 0, 0)
+    fitted_add(m)
     pop_pc(m, 9)
     return 0

@@ -25,25 +25,8 @@ bookkeeping and stack traffic around them are fitted to the measured per-functio
 in this function), not read off a disassembly.
 """
 from armsim.cpu.kernel import kernel
-from armsim.cpu.ops import (
-    add,
-    bcc,
-    bl,
-    cbz,
-    cmp,
-    ldr,
-    ldr_sp,
-    mla,
-    mls,
-    mov,
-    mul,
-    pop_pc,
-    push,
-    sdiv,
-    str_sp,
-    strb,
-    sub,
-)
+from armsim.cpu.ops import (add, bcc, bl, cbz, cmp, fitted_add, fitted_ldr_sp, fitted_mov,
+                            fitted_str_sp, ldr, mla, mls, mov, mul, pop_pc, push, sdiv, strb, sub)
 from armsim.kernels.libc import memcpy, memset
 from armsim.kernels.minmax import max_lt, min_gt
 
@@ -66,13 +49,13 @@ def _reset_row(m, buf, buf_row, buf_x, buf_x_elements, output_ch, bias_data):
             mov(m, 4 * output_ch)
             bl(m)
             memcpy(m, dst, bias_data, 4 * output_ch)
-            ldr_sp(m)
+            fitted_ldr_sp(m)
             add(m, x, 1)
             cmp(m, x + 1, buf_x_elements)
             bcc(m, x + 1 < buf_x_elements)
     else:
         # arm_memset_s8(buf + buf_row, 0, buf_x * sizeof(int32_t))
-        mov(m, 0)
+        fitted_mov(m)
         mov(m, 4 * buf_x)
         bl(m)
         memset(m, buf + 4 * buf_row, 0, 4 * buf_x)
@@ -86,8 +69,8 @@ def _write_row(m, buf_out, output, output_x, output_ch, output_multiplier, outpu
     cmp(m, output_x, 0)
     bcc(m, output_x <= 0)
     for _ in range(output_x):
-        ldr_sp(m)                                         # output_multiplier, output_shift
-        ldr_sp(m)
+        fitted_ldr_sp(m)                                  # output_multiplier, output_shift
+        fitted_ldr_sp(m)
         mult_ptr = output_multiplier
         shift_ptr = output_shift
         cmp(m, output_ch, 0)
@@ -105,14 +88,14 @@ def _write_row(m, buf_out, output, output_x, output_ch, output_multiplier, outpu
             result = min_gt(m, result, activation_max)    # MIN(result, activation_max)
             strb(m, output, result)                       # *output++ = result;
             output += 1
-            ldr_sp(m)                                     # out_offset / activation reloads
-            add(m, 0, 0)
+            fitted_ldr_sp(m)                              # out_offset / activation reloads
+            fitted_add(m)
             cmp(m, z + 1, output_ch)
             bcc(m, z + 1 < output_ch)
-        ldr_sp(m)
-        ldr_sp(m)
-        str_sp(m)
-        mov(m, 0)
+        fitted_ldr_sp(m)
+        fitted_ldr_sp(m)
+        fitted_str_sp(m)
+        fitted_mov(m)
         cmp(m, 0, 0)
         bcc(m, True)
     return output
@@ -127,7 +110,7 @@ def arm_transpose_conv_s8(m, buf, input_batches, input_x, input_y, input_ch, fil
     push(m, 9)                                            # push {r4-r11, lr}
     sub(m, 0, 0)                                          # sub sp, #frame
     for _ in range(18):
-        ldr_sp(m)                                         # the struct fields
+        fitted_ldr_sp(m)                                  # the struct fields
     # buf_x_elements = ((input_x - 1) * stride_x + MAX(filter_x, stride_x));
     wider = max_lt(m, filter_x, stride_x)
     buf_x_elements = mla(m, sub(m, input_x, 1), stride_x, wider)
@@ -135,7 +118,7 @@ def arm_transpose_conv_s8(m, buf, input_batches, input_x, input_y, input_ch, fil
     buf_y = max_lt(m, filter_y, stride_y)                 # buf_y = MAX(filter_y, stride_y);
     buf_size = mul(m, buf_y, buf_x)                       # buf_size = buf_y * buf_x;
     for _ in range(10):
-        str_sp(m)                                         # locals spilled for the loops
+        fitted_str_sp(m)                                  # locals spilled for the loops
     batch_cnt = input_batches
     inp = input_data
     output = output_data
@@ -147,7 +130,7 @@ def arm_transpose_conv_s8(m, buf, input_batches, input_x, input_y, input_ch, fil
             for r in range(buf_y):                        # for (x < buf_x_elements * buf_y)
                 _reset_row(m, buf, r * buf_x, buf_x, buf_x_elements, output_ch, bias_data)
         else:
-            mov(m, 0)
+            fitted_mov(m)
             mov(m, 4 * buf_size)
             bl(m)
             memset(m, buf, 0, 4 * buf_size)               # arm_memset_s8(buf, 0, buf_size * 4)
@@ -161,10 +144,10 @@ def arm_transpose_conv_s8(m, buf, input_batches, input_x, input_y, input_ch, fil
             below = sub(m, sub(m, add(m, j * stride_y, filter_y), pad_y + output_y), 1)
             skip_rows_bottom = max_lt(m, below, 0)
             for _ in range(9):
-                ldr_sp(m)                                 # the row call's stacked arguments ...
-                str_sp(m)
+                fitted_ldr_sp(m)                          # the row call's stacked arguments ...
+                fitted_str_sp(m)
             for _ in range(4):
-                mov(m, 0)                                 # ... and r0-r3
+                fitted_mov(m)                          # ... and r0-r3
             bl(m)
             arm_nn_transpose_conv_row_s8_s32(m, inp, filter_data, buf, buf_row, buf_size,
                                              filter_y, filter_x, input_ch, output_ch,
@@ -175,12 +158,12 @@ def arm_transpose_conv_s8(m, buf, input_batches, input_x, input_y, input_ch, fil
             after = max_lt(m, sub(m, (j + 1) * stride_y, pad_y), 0)
             before = max_lt(m, sub(m, j * stride_y, pad_y), 0)
             rows_to_flush = sub(m, after, before)
-            ldr_sp(m)
+            fitted_ldr_sp(m)
             cmp(m, rows_to_flush, 0)
             bcc(m, rows_to_flush <= 0)
             for _ in range(rows_to_flush):
-                ldr_sp(m)
-                ldr_sp(m)
+                fitted_ldr_sp(m)
+                fitted_ldr_sp(m)
                 buf_out = add(m, buf + 4 * buf_row, 4 * output_ch * pad_x)  # buf + buf_row + output_ch * pad_x
                 output = _write_row(m, buf_out, output, output_x, output_ch, output_multiplier,
                                     output_shift, out_offset, activation_min, activation_max)
@@ -190,10 +173,10 @@ def arm_transpose_conv_s8(m, buf, input_batches, input_x, input_y, input_ch, fil
                 buf_row = add(m, buf_row, buf_x)
                 quotient = sdiv(m, buf_row, buf_size)
                 buf_row = mls(m, quotient, buf_size, buf_row)
-                ldr_sp(m)
+                fitted_ldr_sp(m)
                 cmp(m, 0, 0)
                 bcc(m, True)
-            ldr_sp(m)
+            fitted_ldr_sp(m)
             cmp(m, j + 1, input_y)
             bcc(m, j + 1 < input_y)
         # Write leftover rows
@@ -202,7 +185,7 @@ def arm_transpose_conv_s8(m, buf, input_batches, input_x, input_y, input_ch, fil
         bcc(m, leftover <= 0)
         for y in range(leftover):
             row = input_y * stride_y + y
-            ldr_sp(m)
+            fitted_ldr_sp(m)
             cmp(m, row, pad_y)                            # input_y * stride_y + y >= pad_y
             bcc(m, row < pad_y)
             if row >= pad_y:
@@ -221,6 +204,6 @@ def arm_transpose_conv_s8(m, buf, input_batches, input_x, input_y, input_ch, fil
         batch_cnt = sub(m, batch_cnt, 1)                  # batch_cnt--;
         bcc(m, batch_cnt != 0)
     mov(m, 0)                                             # return ARM_CMSIS_NN_SUCCESS;
-    add(m, 0, 0)
+    fitted_add(m)
     pop_pc(m, 9)
     return 0

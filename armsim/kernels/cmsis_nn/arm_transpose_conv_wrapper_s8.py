@@ -17,21 +17,8 @@ scalar_O2 1,276 instructions for 72 taps); the tail-call path to tconv_s8_6x6x8_
 (38 / 43).  Not read off a disassembly.
 """
 from armsim.cpu.kernel import kernel
-from armsim.cpu.ops import (
-    add,
-    b,
-    bcc,
-    bl,
-    cbz,
-    cmp,
-    ldr_sp,
-    mov,
-    mul,
-    pop_pc,
-    push,
-    str_sp,
-    sub,
-)
+from armsim.cpu.ops import (add, b, bcc, bl, cbz, cmp, fitted_add, fitted_ldr_sp, fitted_mov,
+                            fitted_str_sp, fitted_sub, ldr_sp, mov, mul, pop_pc, push, sub)
 from armsim.kernels.libc import memcpy
 
 from .arm_convolve_s8 import convolve_s8_body
@@ -58,12 +45,12 @@ def arm_transpose_conv_wrapper_s8(m, buf, reverse_buf, input_batches, input_x, i
                                   bias_data, output_multiplier, output_shift, output_data):
     """Returns (status, leaf, gemm): leaf LEAF_*, gemm arm_convolve_s8's GEMM code."""
     push(m, 9)                                        # push {r4-r11, lr}
-    sub(m, 0, 0)
+    fitted_sub(m)
     ldr_sp(m)                                         # ctx->buf
     cbz(m, buf == 0)                                  # if (ctx->buf == NULL)
     if buf == 0:
         mov(m, ARG_ERROR)
-        add(m, 0, 0)
+        fitted_add(m)
         pop_pc(m, 9)
         return ARG_ERROR, 0, 0
     ldr_sp(m)                                         # transpose_conv_params->stride.w
@@ -71,7 +58,7 @@ def arm_transpose_conv_wrapper_s8(m, buf, reverse_buf, input_batches, input_x, i
     bcc(m, stride_x > 2)
     possible = stride_x <= 2
     if possible:
-        ldr_sp(m)                                     # stride.h
+        fitted_ldr_sp(m)                              # stride.h
         cmp(m, stride_y, 2)
         bcc(m, stride_y > 2)
         possible = stride_y <= 2
@@ -81,8 +68,8 @@ def arm_transpose_conv_wrapper_s8(m, buf, reverse_buf, input_batches, input_x, i
         bcc(m, input_ch <= REVERSE_TCOL_EFFICIENT_THRESHOLD)
     if not uses_reverse_conv(stride_x, stride_y, input_ch):
         for _ in range(11):
-            ldr_sp(m)                                 # the stacked arguments passed on ...
-            str_sp(m)
+            fitted_ldr_sp(m)                          # the stacked arguments passed on ...
+            fitted_str_sp(m)
         add(m, 0, 0)                                  # add sp, #frame
         b(m)                                          # ... to the tail call
         status = arm_transpose_conv_s8(m, buf, input_batches, input_x, input_y, input_ch,
@@ -96,13 +83,13 @@ def arm_transpose_conv_wrapper_s8(m, buf, reverse_buf, input_batches, input_x, i
     cbz(m, reverse_buf == 0)
     if reverse_buf == 0:
         mov(m, ARG_ERROR)
-        add(m, 0, 0)
+        fitted_add(m)
         pop_pc(m, 9)
         return ARG_ERROR, 0, 0
     for _ in range(12):
-        ldr_sp(m)                                     # the dims and params fields
+        fitted_ldr_sp(m)                              # the dims and params fields
     for _ in range(10):
-        str_sp(m)                                     # conv_params, transposed_input_dims, upscale_dims
+        fitted_str_sp(m)                              # conv_params, transposed_input_dims, upscale_dims
     conv_pad_y = sub(m, sub(m, filter_y, 1), pad_y)   # conv_params.padding.h = filter_h - 1 - padding_h;
     conv_pad_x = sub(m, sub(m, filter_x, 1), pad_x)   # conv_params.padding.w = filter_w - 1 - padding_w;
     up_y = mul(m, input_y, stride_y)                  # input_h * stride_h
@@ -127,15 +114,15 @@ def arm_transpose_conv_wrapper_s8(m, buf, reverse_buf, input_batches, input_x, i
                 bl(m)
                 memcpy(m, out_ptr, in_ptr, tap)       # arm_memcpy_s8(out_ptr, in_ptr, input_c)
                 in_ptr = add(m, in_ptr, tap)          # in_ptr += input_c;
-                ldr_sp(m)
-                ldr_sp(m)
-                ldr_sp(m)
-                mov(m, 0)
-                add(m, 0, 0)
+                fitted_ldr_sp(m)
+                fitted_ldr_sp(m)
+                fitted_ldr_sp(m)
+                fitted_mov(m)
+                fitted_add(m)
                 add(m, x, 1)
                 cmp(m, x + 1, filter_x)
                 bcc(m, x + 1 < filter_x)
-            ldr_sp(m)
+            fitted_ldr_sp(m)
             add(m, y, 1)
             cmp(m, y + 1, filter_y)
             bcc(m, y + 1 < filter_y)
@@ -144,9 +131,9 @@ def arm_transpose_conv_wrapper_s8(m, buf, reverse_buf, input_batches, input_x, i
         cmp(m, i + 1, output_ch)
         bcc(m, i + 1 < output_ch)
     for _ in range(9):
-        str_sp(m)                                     # arm_convolve_s8's stacked arguments
+        fitted_str_sp(m)                              # arm_convolve_s8's stacked arguments
     for _ in range(4):
-        mov(m, 0)
+        fitted_mov(m)
     bl(m)
     status, gemm = convolve_s8_body(m, buf, input_batches, up_x, up_y, input_ch, filter_x,
                                     filter_y, input_ch, output_x, output_y, output_ch,
@@ -154,6 +141,6 @@ def arm_transpose_conv_wrapper_s8(m, buf, reverse_buf, input_batches, input_x, i
                                     activation_min, activation_max, input_offset, input_data,
                                     reverse_buf, bias_data, output_multiplier, output_shift,
                                     output_data, stride_y, stride_x)
-    add(m, 0, 0)
+    fitted_add(m)
     pop_pc(m, 9)
     return status, LEAF_CONVOLVE, gemm

@@ -22,8 +22,9 @@ several that fit equally.  The 1-, 2- and 3-D paths have no measured case: their
 written by analogy with the 4-D path.
 """
 from armsim.cpu.kernel import kernel
-from armsim.cpu.ops import (add, bcc, bl, cmp, ldr_sp, ldrb, ldrd_sp, ldrsb, mov, mul, pop_pc,
-                            push, str_sp, strb, strd_sp, sub)
+from armsim.cpu.ops import (add, bcc, bl, cmp, fitted_add, fitted_ldr_sp, fitted_ldrd_sp,
+                            fitted_mov, fitted_str_sp, fitted_strd_sp, ldrb, ldrsb, mov, mul,
+                            pop_pc, push, str_sp, strb, sub)
 
 from ..libc import memcpy
 
@@ -54,34 +55,34 @@ def arm_transpose_s8_default(m, input, output, n, h, w, c, in_s0, in_s1, in_s2, 
     bcc(m, n <= 0)
     for i in range(n):
         for _ in range(5):                                 # reload strides / bases (fitted)
-            ldr_sp(m)
-            mov(m, 0)
+            fitted_ldr_sp(m)
+            fitted_mov(m)
         for _ in range(2):
-            ldrd_sp(m)
+            fitted_ldrd_sp(m)
         for _ in range(3):
-            strd_sp(m)
+            fitted_strd_sp(m)
         cmp(m, h, 0)                                       # for (y = 0; y < h; y++)
         bcc(m, h <= 0)
         for y in range(h):
-            ldr_sp(m)                                      # (fitted)
-            ldr_sp(m)
-            str_sp(m)
-            mov(m, 0)
-            mov(m, 0)
-            add(m, 0, 0)
-            add(m, 0, 0)
-            add(m, 0, 0)
+            fitted_ldr_sp(m)                               # (fitted)
+            fitted_ldr_sp(m)
+            fitted_str_sp(m)
+            fitted_mov(m)
+            fitted_mov(m)
+            fitted_add(m)
+            fitted_add(m)
+            fitted_add(m)
             cmp(m, w, 0)                                   # for (x = 0; x < w; x++)
             bcc(m, w <= 0)
             for x in range(w):
-                ldr_sp(m)                                  # (fitted)
-                ldr_sp(m)
-                mov(m, 0)
-                mov(m, 0)
-                str_sp(m)
+                fitted_ldr_sp(m)                           # (fitted)
+                fitted_ldr_sp(m)
+                fitted_mov(m)
+                fitted_mov(m)
+                fitted_str_sp(m)
                 src = add(m, input + i * in_s0 + y * in_s1, x * in_s2)      # from_index at z = 0
                 dst = add(m, output + i * out_s0 + y * out_s1, x * out_s2)  # to_index at z = 0
-                add(m, 0, 0)                               # loop end pointer
+                fitted_add(m)                        # loop end pointer
                 cmp(m, c, 0)                               # for (z = 0; z < c; z++)
                 bcc(m, c <= 0)
                 for z in range(c):
@@ -95,12 +96,12 @@ def arm_transpose_s8_default(m, input, output, n, h, w, c, in_s0, in_s1, in_s2, 
                 cmp(m, x + 1, w)
                 bcc(m, x + 1 < w)
             add(m, y, 1)                                   # y++
-            add(m, 0, 0)
+            fitted_add(m)
             cmp(m, y + 1, h)
             bcc(m, y + 1 < h)
         add(m, i, 1)                                       # i++
-        add(m, 0, 0)
-        add(m, 0, 0)
+        fitted_add(m)
+        fitted_add(m)
         cmp(m, i + 1, n)
         bcc(m, i + 1 < n)
 
@@ -115,7 +116,7 @@ def arm_transpose_s8_nhcw(m, input, output, w, c):
     bcc(m, src_rows <= 0)
     for src_row_i in range(src_rows):
         output_w = add(m, output, src_row_i)               # output_w = output + src_row_i;
-        add(m, 0, 0)                                       # loop end pointer
+        fitted_add(m)                                # loop end pointer
         cmp(m, src_cols, 0)                                # for (x = 0; x < src_cols; x++)
         bcc(m, src_cols <= 0)
         for x in range(src_cols):
@@ -137,17 +138,17 @@ def arm_transpose_s8(m, input, output, n, h, w, c, out_n, out_h, out_w, out_c, n
     push(m, 9)                                             # push {r4-r11, lr}
     sub(m, 0, 0)                                           # sub sp, sp, #frame
     for _ in range(3):                                     # struct fields, stacked arguments
-        ldrd_sp(m)
-    ldr_sp(m)
+        fitted_ldrd_sp(m)
+    fitted_ldr_sp(m)
     for _ in range(2):
-        strd_sp(m)
+        fitted_strd_sp(m)
     hw = mul(m, h, w)
     in_s0 = mul(m, hw, c)                                  # in_strides[0] = h * w * c;
     in_s1 = mul(m, w, c)                                   # in_strides[1] = w * c;
     in_s2 = c                                              # in_strides[2] = c;
     for _ in range(4):                                     # in_strides[], out_strides[] = {0}
-        str_sp(m)
-        mov(m, 0)
+        fitted_str_sp(m)
+        fitted_mov(m)
     cmp(m, num_dims, 1)                                    # if (num_dims == 1)
     bcc(m, num_dims == 1)
     if num_dims == 1:
@@ -156,54 +157,54 @@ def arm_transpose_s8(m, input, output, n, h, w, c, out_n, out_h, out_w, out_c, n
         mov(m, n)
         bl(m)                                              # arm_memcpy_s8(output, input, n);
         memcpy(m, output, input, n)
-        mov(m, 0)
-        add(m, 0, 0)
+        fitted_mov(m)
+        fitted_add(m)
         pop_pc(m, 9)
         return 0
     cmp(m, num_dims, 2)                                    # else if (num_dims == 2)
     bcc(m, num_dims == 2)
     if num_dims == 2:                                      # smaller_input_dims = {1, 1, n, h}
         mov(m, 1)
-        str_sp(m)
+        fitted_str_sp(m)
         arm_transpose_s8_nhcw(m, input, output, n, h)
-        mov(m, 0)
-        add(m, 0, 0)
+        fitted_mov(m)
+        fitted_add(m)
         pop_pc(m, 9)
         return 0
     cmp(m, num_dims, 3)                                    # else if (num_dims == 3)
     bcc(m, num_dims == 3)
     if num_dims == 3:                                      # smaller_input_dims = {1, n, h, w}
         for p in (perm0, perm1, perm2):                    # if (perm[k] > 2) return ARG_ERROR;
-            ldr_sp(m)
+            fitted_ldr_sp(m)
             cmp(m, p, 2)
             bcc(m, p > 2)
             if p > 2:
                 mov(m, ARG_ERROR)
-                add(m, 0, 0)
+                fitted_add(m)
                 pop_pc(m, 9)
                 return ARG_ERROR
         s = mul(m, out_h, out_w)                           # out_strides[perm[0] + 1] = oh * ow;
-        str_sp(m)
+        fitted_str_sp(m)
         str_sp(m)                                          # out_strides[perm[1] + 1] = ow;
         str_sp(m)                                          # out_strides[perm[2] + 1] = 1;
         for _ in range(3):
-            ldr_sp(m)
+            fitted_ldr_sp(m)
         arm_transpose_s8_default(m, input, output, 1, n, h, w, 0, mul(m, h, w), w,
                                  _out_stride(0, -1, perm0 + 1, perm1 + 1, perm2 + 1, 0, s, out_w, 1),
                                  _out_stride(1, -1, perm0 + 1, perm1 + 1, perm2 + 1, 0, s, out_w, 1),
                                  _out_stride(2, -1, perm0 + 1, perm1 + 1, perm2 + 1, 0, s, out_w, 1),
                                  _out_stride(3, -1, perm0 + 1, perm1 + 1, perm2 + 1, 0, s, out_w, 1))
-        mov(m, 0)
-        add(m, 0, 0)
+        fitted_mov(m)
+        fitted_add(m)
         pop_pc(m, 9)
         return 0
     for p in (perm0, perm1, perm2, perm3):                 # if (perm[k] > 3) return ARG_ERROR;
-        ldr_sp(m)
+        fitted_ldr_sp(m)
         cmp(m, p, 3)
         bcc(m, p > 3)
         if p > 3:
             mov(m, ARG_ERROR)
-            add(m, 0, 0)
+            fitted_add(m)
             pop_pc(m, 9)
             return ARG_ERROR
     ohw = mul(m, out_h, out_w)
@@ -211,22 +212,22 @@ def arm_transpose_s8(m, input, output, n, h, w, c, out_n, out_h, out_w, out_c, n
     s1 = mul(m, out_w, out_c)                              # out_strides[perm[1]] = ow * oc;
     mul(m, 0, 0)                                           # (fitted)
     for _ in range(4):                                     # out_strides[perm[k]] = ...;
-        add(m, 0, 0)                                       #   ADD rX, sp, perm[k], LSL #2
-        str_sp(m)                                          #   STR
-    add(m, 0, 0)                                           # (fitted from here)
-    str_sp(m)
+        fitted_add(m)                                #   ADD rX, sp, perm[k], LSL #2
+        fitted_str_sp(m)                                   #   STR
+    fitted_add(m)                                    # (fitted from here)
+    fitted_str_sp(m)
     for _ in range(8):                                     # reloads into registers
-        ldr_sp(m)
+        fitted_ldr_sp(m)
     for _ in range(4):
-        mov(m, 0)
+        fitted_mov(m)
     arm_transpose_s8_default(m, input, output, n, h, w, c, in_s0, in_s1, in_s2,
                              _out_stride(0, perm0, perm1, perm2, perm3, s0, s1, out_c, 1),
                              _out_stride(1, perm0, perm1, perm2, perm3, s0, s1, out_c, 1),
                              _out_stride(2, perm0, perm1, perm2, perm3, s0, s1, out_c, 1),
                              _out_stride(3, perm0, perm1, perm2, perm3, s0, s1, out_c, 1))
     if not m.dsp:
-        add(m, 0, 0)                                       # (the M3 build: one ADD more)
+        fitted_add(m)                                # (the M3 build: one ADD more)
     mov(m, 0)                                              # return ARM_CMSIS_NN_SUCCESS;
-    add(m, 0, 0)
+    fitted_add(m)
     pop_pc(m, 9)
     return 0

@@ -17,7 +17,8 @@ branch, push/pop frame); the call structure (which functions run, how many times
 many dims each shape copies through newlib's memcpy) follows the Eval code.
 """
 from armsim.cpu.kernel import kernel, run
-from armsim.cpu.ops import add, bcc, bl, cmp, ldr_sp, mov, pop_pc, push, str_sp
+from armsim.cpu.ops import (bl, fitted_add, fitted_bcc, fitted_cmp, fitted_ldr_sp, fitted_mov,
+                            fitted_str_sp, pop_pc, push)
 
 from armsim.kernels.libc import memcpy
 
@@ -33,7 +34,8 @@ GET_SCRATCH_BUFFER = 7              # MicroContextGetScratchBuffer 4 + ...::GetS
 @kernel
 def glue_function(m, size):
     """One called glue function of `size` instructions: BL (counted by the caller's
-    block), PUSH, loads of struct fields, moves/adds, a compare-and-branch, stores, POP."""
+    block), PUSH, loads of struct fields, moves/adds, a compare-and-branch, stores, POP.
+    Only the size is measured; the body's mix is fitted (no disassembly of TFLM's glue)."""
     bl(m)
     if size < 3:                         # a leaf too small for a frame: BL, BX-like return
         if size == 2:
@@ -45,18 +47,18 @@ def glue_function(m, size):
     while k < body:
         r = k % 8
         if r == 0 or r == 2 or r == 5:
-            ldr_sp(m)
+            fitted_ldr_sp(m)
         elif r == 1 or r == 6:
-            mov(m, k)
+            fitted_mov(m)
         elif r == 3:
-            add(m, k, 4)
+            fitted_add(m)
         elif r == 4:
-            cmp(m, k, 0)
+            fitted_cmp(m)
         else:
             if k + 1 < body:
-                bcc(m, False)
+                fitted_bcc(m)
             else:
-                str_sp(m)
+                fitted_str_sp(m)
         k += 1
     pop_pc(m, 2)
     return 0
