@@ -14,14 +14,14 @@ every tap against the input bounds; the rounding division compiles to UDIV when 
 is positive and SDIV otherwise (both counted in the measured scalar_O2 histogram).
 
 Calibration (../shared/reference, gcc -O2): avgpool2x2_s2_8x8x16.  Stack reloads and
-spills of the loop state (`ldr_sp`, `str_sp`, `ldrd_sp`, `strd_sp`) are placed per loop
+spills of the loop state (`fitted_ldr_sp`, `fitted_str_sp`, `fitted_ldrd_sp`, `fitted_strd_sp`) are placed per loop
 level where the measured counts put them.
 """
 from armsim.cpu.kernel import kernel
 from armsim.cpu.ops import (add, asr, b, bcc, bic, bl, cmp, fitted_add, fitted_ldr_sp,
                             fitted_ldrd_sp, fitted_mov, fitted_str_sp, fitted_strd_sp, it, ldr,
-                            ldr_sp, ldrd_sp, ldrsb, mla, mov, mul, orr, pop_pc, push, qadd, rsb,
-                            sdiv, str_, str_sp, strb, strd_sp, sub, udiv)
+                            ldrsb, mla, mov, mul, orr, pop_pc, push, qadd, rsb,
+                            sdiv, str_, strb, sub, udiv)
 from armsim.kernels.minmax import max_lt, min_gt
 
 from .arm_avgpool_get_buffer_sizes_s8 import arm_avgpool_s8_get_buffer_size

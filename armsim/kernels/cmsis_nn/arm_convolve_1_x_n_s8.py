@@ -15,12 +15,14 @@ ARG_ERROR = -1
 
 
 @kernel
-def arm_convolve_1_x_n_s8(m, buf, input_batches, input_x, input_y, input_ch, kernel_x,
-                          kernel_y, kernel_ch, output_x, output_y, output_ch, pad_x, pad_y,
-                          stride_x, stride_y, dilation_x, dilation_y, out_offset,
-                          out_activation_min, out_activation_max, input_offset, input_data,
-                          filter_data, bias_data, output_mult, output_shift, output_data):
+def arm_convolve_1_x_n_s8(m, ctx, conv_params, quant_params, input_dims, input_data,
+                          filter_dims, filter_data, bias_data, output_dims, output_data):
     """Returns (status, gemm) as arm_convolve_s8; gemm -1 when the check fails."""
+    buf = ctx.buf
+    input_y = input_dims.h
+    input_ch = input_dims.c
+    dilation_x = conv_params.dilation.w
+    stride_x = conv_params.stride.w
     push(m, 5)                                        # push {r4-r7, lr}
     sub(m, 0, 0)                                      # sub sp, #frame
     # if ((input_dims->h != 1) || conv_params->dilation.w != 1 || ctx->buf == NULL ||
@@ -58,11 +60,9 @@ def arm_convolve_1_x_n_s8(m, buf, input_batches, input_x, input_y, input_ch, ker
         fitted_str_sp(m)
     mov(m, 0)                                         # upscale_dims = NULL
     bl(m)
-    status, gemm = arm_convolve_s8(m, buf, input_batches, input_x, input_y, input_ch, kernel_x, kernel_y,
-                           kernel_ch, output_x, output_y, output_ch, pad_x, pad_y, stride_x,
-                           stride_y, dilation_x, dilation_y, out_offset, out_activation_min,
-                           out_activation_max, input_offset, input_data, filter_data,
-                           bias_data, output_mult, output_shift, output_data)
+    status, gemm = arm_convolve_s8(m, ctx, conv_params, quant_params, input_dims, input_data,
+                                   filter_dims, filter_data, bias_data, output_dims,
+                                   output_data)
     add(m, 0, 0)                                      # add sp, #frame
     pop_pc(m, 5)
     return status, gemm

@@ -16,10 +16,25 @@ ARG_ERROR = -1
 
 
 @kernel
-def arm_convolve_1x1_s8(m, input_n, input_w, input_h, input_c, pad_w, pad_h, stride_w,
-                        stride_h, output_w, output_h, output_c, input_offset, output_offset,
-                        activation_min, activation_max, input_data, filter_data, bias_data,
-                        output_mult, output_shift, output_data):
+def arm_convolve_1x1_s8(m, ctx, conv_params, quant_params, input_dims, input_data,
+                        filter_dims, filter_data, bias_data, output_dims, output_data):
+    input_n = input_dims.n
+    input_w = input_dims.w
+    input_h = input_dims.h
+    input_c = input_dims.c
+    pad_w = conv_params.padding.w
+    pad_h = conv_params.padding.h
+    stride_w = conv_params.stride.w
+    stride_h = conv_params.stride.h
+    output_w = output_dims.w
+    output_h = output_dims.h
+    output_c = output_dims.c
+    input_offset = conv_params.input_offset
+    output_offset = conv_params.output_offset
+    activation_min = conv_params.activation.min
+    activation_max = conv_params.activation.max
+    output_mult = quant_params.multiplier
+    output_shift = quant_params.shift
     push(m, 9)                                        # push {r4-r11, lr}
     sub(m, 0, 0)                                      # sub sp, #frame
     fitted_ldr_sp(m)

@@ -20,14 +20,14 @@ throughout, as the C does).  Scratch: 2 * input_ch * kernel_x * kernel_y int16 v
 
 Calibration (../shared/reference/conv_s16_3x3_8x8x8_o8_s1_p1, function arm_convolve_s16
 without callees: dsp_O2 17,952 / scalar_O2 17,862 instructions, 576 taps, 64 columns): the
-loop bookkeeping and stack traffic per tap and per column (`ldr_sp`, `str_sp`, `mov`, `add`
+loop bookkeeping and stack traffic per tap and per column (`fitted_ldr_sp`, `fitted_str_sp`, `mov`, `add`
 marked "fitted") are set to those totals; the libc calls are newlib's code (kernels/libc.py).
 """
 from armsim.cpu.kernel import kernel
 from armsim.cpu.ops import (add, asr, b, bcc, bl, cbz, cmp, fitted_add, fitted_ldr_sp,
                             fitted_ldrd_sp, fitted_mov, fitted_str_sp, fitted_strd_sp, fitted_sub,
-                            ldr, ldr_sp, ldrd, ldrsb, ldrsh, mla, mov, mul, orr, pop_pc, push,
-                            smlad, str_sp, strh, sub)
+                            ldr, ldrd, ldrsb, ldrsh, mla, mov, mul, orr, pop_pc, push,
+                            smlad, strh, sub)
 from armsim.kernels.libc import memcpy, memset
 from armsim.kernels.minmax import max_lt, min_gt
 
@@ -114,7 +114,7 @@ def arm_convolve_s16(m, buf, input_batches, input_x, input_y, input_ch, kernel_x
     """Returns (status, GEMM calls)."""
     push(m, 9)                                          # push {r4-r11, lr}
     sub(m, 0, 0)                                        # sub sp, #frame
-    ldr_sp(m)                                           # ctx->buf
+    fitted_ldr_sp(m)                                    # ctx->buf
     cbz(m, buf == 0)                                    # if (ctx->buf == NULL)
     if buf == 0:
         mov(m, ARG_ERROR)

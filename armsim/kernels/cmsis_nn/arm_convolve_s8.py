@@ -18,7 +18,7 @@ column both are multiplied with the weights by arm_nn_mat_mult_kernel_s8_s16
 (arm_nn_mat_mult_kernel_row_offset_s8_s16 when groups > 1).  An odd last column is done
 inline.  Dilation by tap address; groups by channel offset.
 
-Struct fields and the uint16_t locals the C keeps on the stack are `ldr_sp` (they are
+Struct fields and the uint16_t locals the C keeps on the stack are `fitted_ldr_sp` (they are
 loads, but of the stack, not of a simulated region).  `upscale_dims` is NULL from
 arm_convolve_wrapper_s8 (`arm_convolve_s8`) and {0, stride_h, stride_w, 0} from
 arm_transpose_conv_wrapper_s8's reverse path (`convolve_s8_body` with upscale_h/w > 0): a
@@ -30,7 +30,7 @@ scalar_O2 7,080 instructions), not read off a disassembly.
 
 Address arithmetic is stepped (GCC strength-reduces the index products to adds), so the
 ops issued for it are `add`s.  The loop bookkeeping and the stack traffic of the many
-spilled locals (`ldr_sp`/`str_sp`/`strd_sp`, and `mov`/`add` whose operands do not matter)
+spilled locals (`fitted_ldr_sp`/`fitted_str_sp`/`fitted_strd_sp`, and `mov`/`add` whose operands do not matter)
 are not derived from a disassembly: their number is calibrated against the measured
 per-function counts (../shared/reference conv3x3_16x16x3_o8_s1_p1,
 conv3x3_8x8x16_o16_s2_p1, conv1x3_1x32x8_o16_p1, function `arm_convolve_s8` excluding
@@ -40,15 +40,16 @@ exactly.
 """
 from armsim.cpu.kernel import kernel
 from armsim.cpu.ops import (add, and_, asr, b, bcc, bl, cbz, cmp, fitted_add, fitted_ldr_sp,
-                            fitted_mov, fitted_str_sp, fitted_strd_sp, it, ldr, ldr_sp, ldrsb,
-                            ldrsh, lsr, mla, mls, mov, mul, pop_pc, push, smlad, str_sp, strb,
-                            strd_sp, sub, sxtb, udiv)
+                            fitted_mov, fitted_str_sp, fitted_strd_sp, it, ldr, ldrsb,
+                            ldrsh, lsr, mla, mls, mov, mul, pop_pc, push, smlad, strb,
+                            sub, sxtb, udiv)
 from armsim.kernels.minmax import max_lt, min_gt
 
 from armsim.kernels.libc import memcpy, memset
 from .arm_nn_mat_mult_kernel_row_offset_s8_s16 import arm_nn_mat_mult_kernel_row_offset_s8_s16
 from .arm_nn_mat_mult_kernel_s8_s16 import arm_nn_mat_mult_kernel_s8_s16
 from .arm_nn_requantize import arm_nn_requantize
+from .arm_nn_types import NULL_DIMS
 from .arm_q7_to_q15_with_offset import arm_q7_to_q15_with_offset
 from .arm_s8_to_s16_unordered_with_offset import arm_s8_to_s16_unordered_with_offset
 from .read_and_pad_reordered import read_and_pad_reordered
@@ -151,32 +152,48 @@ def _upscaled_column(m, im2col_buf, input_data, input_x, input_y, input_ch, kern
 
 
 @kernel
-def arm_convolve_s8(m, buf, input_batches, input_x, input_y, input_ch, kernel_x, kernel_y,
-                    kernel_ch, output_x, output_y, output_ch, pad_x, pad_y, stride_x,
-                    stride_y, dilation_x, dilation_y, out_offset, out_activation_min,
-                    out_activation_max, input_offset, input_data, filter_data, bias_data,
-                    output_mult, output_shift, output_data):
+def arm_convolve_s8(m, ctx, conv_params, quant_params, input_dims, input_data, filter_dims,
+                    filter_data, bias_data, output_dims, output_data):
     """upscale_dims == NULL.  Returns (status, gemm): status 0 or ARG_ERROR; gemm which GEMM
-    kernel ran."""
-    return convolve_s8_body(m, buf, input_batches, input_x, input_y, input_ch, kernel_x,
-                            kernel_y, kernel_ch, output_x, output_y, output_ch, pad_x, pad_y,
-                            stride_x, stride_y, dilation_x, dilation_y, out_offset,
-                            out_activation_min, out_activation_max, input_offset, input_data,
-                            filter_data, bias_data, output_mult, output_shift, output_data,
-                            0, 0)
+    kernel ran.  The structs are `arm_nn_types`' (bias_dims, unread by the C, is left out)."""
+    return convolve_s8_body(m, ctx, conv_params, quant_params, input_dims, input_data,
+                            filter_dims, filter_data, bias_data, NULL_DIMS, output_dims,
+                            output_data)
 
 
 @kernel
-def convolve_s8_body(m, buf, input_batches, input_x, input_y, input_ch, kernel_x, kernel_y,
-                     kernel_ch, output_x, output_y, output_ch, pad_x, pad_y, stride_x,
-                     stride_y, dilation_x, dilation_y, out_offset, out_activation_min,
-                     out_activation_max, input_offset, input_data, filter_data, bias_data,
-                     output_mult, output_shift, output_data, upscale_h, upscale_w):
-    """arm_convolve_s8 with upscale_dims {0, upscale_h, upscale_w, 0} (0, 0: NULL)."""
+def convolve_s8_body(m, ctx, conv_params, quant_params, input_dims, input_data, filter_dims,
+                     filter_data, bias_data, upscale_dims, output_dims, output_data):
+    """arm_convolve_s8 with `upscale_dims` (h == 0: NULL)."""
+    buf = ctx.buf
+    input_batches = input_dims.n
+    input_x = input_dims.w
+    input_y = input_dims.h
+    input_ch = input_dims.c
+    kernel_x = filter_dims.w
+    kernel_y = filter_dims.h
+    kernel_ch = filter_dims.c
+    output_x = output_dims.w
+    output_y = output_dims.h
+    output_ch = output_dims.c
+    pad_x = conv_params.padding.w
+    pad_y = conv_params.padding.h
+    stride_x = conv_params.stride.w
+    stride_y = conv_params.stride.h
+    dilation_x = conv_params.dilation.w
+    dilation_y = conv_params.dilation.h
+    input_offset = conv_params.input_offset
+    out_offset = conv_params.output_offset
+    out_activation_min = conv_params.activation.min
+    out_activation_max = conv_params.activation.max
+    output_mult = quant_params.multiplier
+    output_shift = quant_params.shift
+    upscale_h = upscale_dims.h
+    upscale_w = upscale_dims.w
     push(m, 9)                                        # push {r4-r11, lr}
     sub(m, 0, 0)                                      # sub sp, #frame
     gemm = GEMM_NONE
-    ldr_sp(m)                                         # ctx->buf
+    fitted_ldr_sp(m)                                  # ctx->buf
     cbz(m, buf == 0)                                  # if (ctx->buf == NULL)
     if buf == 0:
         mov(m, ARG_ERROR)
@@ -208,8 +225,8 @@ def convolve_s8_body(m, buf, input_batches, input_x, input_y, input_ch, kernel_x
     cmp(m, upscale_h, 0)                              # if (upscale_dims)
     bcc(m, upscaled)                                  # (NULL falls through)
     if upscaled:
-        ldr_sp(m)                                     # upscale_dims->h
-        ldr_sp(m)                                     # upscale_dims->w
+        fitted_ldr_sp(m)                              # upscale_dims->h
+        fitted_ldr_sp(m)                              # upscale_dims->w
         cmp(m, upscale_h, 2)                          # y_rshift = upscale_dims->h == 2 ? 1 : 0;
         y_rshift = 1 if upscale_h == 2 else 0
         it(m, 0)

@@ -16,7 +16,8 @@ The wrapper's own instructions are one compiled kernel that returns which kernel
 kernels it reaches, and the instructions and their order are those of the C.
 """
 from armsim.cpu.kernel import kernel, run
-from armsim.cpu.ops import add, b, bcc, bl, cmp, ldr_sp, mov, mul, pop_pc, push, str_sp, sub
+from armsim.cpu.ops import (add, b, bcc, bl, cmp, fitted_ldr_sp, fitted_str_sp, mov, mul, pop_pc,
+                            push, sub)
 
 from .arm_convolve_1_x_n_s8 import arm_convolve_1_x_n_s8
 from .arm_convolve_1x1_s8 import arm_convolve_1x1_s8
@@ -34,7 +35,7 @@ LEAF_CONVOLVE = 4
 def _check(m, value, want, ok):
     """One `field == want` term of an && chain: LDR field, CMP, branch out when false."""
     if ok:
-        ldr_sp(m)
+        fitted_ldr_sp(m)
         cmp(m, value, want)
         bcc(m, value != want)
         ok = value == want
@@ -42,14 +43,24 @@ def _check(m, value, want, ok):
 
 
 @kernel
-def arm_convolve_wrapper_s8(m, input_x, input_y, input_ch, kernel_x, kernel_y, kernel_ch, pad_x,
-                            pad_y, stride_x, stride_y, dilation_x, dilation_y):
+def arm_convolve_wrapper_s8(m, conv_params, input_dims, filter_dims):
     """The wrapper's own instructions, up to its call of the kernel; returns which kernel
     it calls (LEAF_*).  `call_convolve_wrapper_s8` then runs that kernel."""
+    input_y = input_dims.h
+    input_ch = input_dims.c
+    kernel_x = filter_dims.w
+    kernel_y = filter_dims.h
+    kernel_ch = filter_dims.c
+    pad_x = conv_params.padding.w
+    pad_y = conv_params.padding.h
+    stride_x = conv_params.stride.w
+    stride_y = conv_params.stride.h
+    dilation_x = conv_params.dilation.w
+    dilation_y = conv_params.dilation.h
     push(m, 5)                                        # push {r4-r7, lr}
     sub(m, 0, 0)
-    ldr_sp(m)
-    ldr_sp(m)
+    fitted_ldr_sp(m)
+    fitted_ldr_sp(m)
     # arm_nn_is_convolve_1x1(conv_params, input_dims, filter_dims)
     is_1x1 = _check(m, pad_x, 0, True)
     is_1x1 = _check(m, pad_y, 0, is_1x1)
@@ -63,8 +74,8 @@ def arm_convolve_wrapper_s8(m, input_x, input_y, input_ch, kernel_x, kernel_y, k
         fast = _check(m, stride_x, 1, True)
         fast = _check(m, stride_y, 1, fast)
         for _ in range(7):
-            ldr_sp(m)                                 # the caller's stacked arguments ...
-            str_sp(m)                                 # ... passed on to the tail call
+            fitted_ldr_sp(m)                          # the caller's stacked arguments ...
+            fitted_str_sp(m)                          # ... passed on to the tail call
         add(m, 0, 0)                                  # add sp, #frame
         b(m)                                          # tail call (pop {r4-r7, lr}; b.w)
         return LEAF_1X1_FAST if fast else LEAF_1X1
@@ -73,7 +84,7 @@ def arm_convolve_wrapper_s8(m, input_x, input_y, input_ch, kernel_x, kernel_y, k
     is_1xn = _check(m, dilation_x, 1, is_1xn)
     is_1xn = _check(m, kernel_y, 1, is_1xn)
     if is_1xn:
-        ldr_sp(m)
+        fitted_ldr_sp(m)
         t = mul(m, stride_x, input_ch)
         cmp(m, t & 3, 0)                              # (stride.w * input_dims->c) % 4 == 0
         bcc(m, (t & 3) != 0)
@@ -81,14 +92,14 @@ def arm_convolve_wrapper_s8(m, input_x, input_y, input_ch, kernel_x, kernel_y, k
     is_1xn = _check(m, input_ch, kernel_ch, is_1xn)
     if is_1xn:
         for _ in range(7):
-            ldr_sp(m)
-            str_sp(m)
+            fitted_ldr_sp(m)
+            fitted_str_sp(m)
         add(m, 0, 0)
         b(m)                                          # tail call
         return LEAF_1_X_N
     for _ in range(8):
-        ldr_sp(m)                                     # stacked arguments passed on
-        str_sp(m)
+        fitted_ldr_sp(m)                              # stacked arguments passed on
+        fitted_str_sp(m)
     mov(m, 0)                                         # upscale_dims = NULL
     bl(m)
     return LEAF_CONVOLVE
@@ -101,39 +112,25 @@ def _return_after_convolve(m):
     pop_pc(m, 5)
 
 
-def call_convolve_wrapper_s8(m, buf, input_batches, input_x, input_y, input_ch, kernel_x,
-                             kernel_y, kernel_ch, output_x, output_y, output_ch, pad_x, pad_y,
-                             stride_x, stride_y, dilation_x, dilation_y, out_offset,
-                             out_activation_min, out_activation_max, input_offset, input_data,
-                             filter_data, bias_data, output_mult, output_shift, output_data,
+def call_convolve_wrapper_s8(m, ctx, conv_params, quant_params, input_dims, input_data,
+                             filter_dims, filter_data, bias_data, output_dims, output_data,
                              tracer=None):
     """Run arm_convolve_wrapper_s8 as the C does: its dispatch, then the kernel it calls
-    (each compiled on its own, so a model compiles only the kernels it reaches).  Returns
-    (status, leaf, detail): leaf LEAF_*, detail the leaf's own path code."""
-    leaf = run(arm_convolve_wrapper_s8, m, input_x, input_y, input_ch, kernel_x, kernel_y,
-               kernel_ch, pad_x, pad_y, stride_x, stride_y, dilation_x, dilation_y,
-               tracer=tracer)
+    (each compiled on its own, so a model compiles only the kernels it reaches).  The
+    arguments are the C's (structs from `arm_nn_types`).  Returns (status, leaf, detail):
+    leaf LEAF_*, detail the leaf's own path code."""
+    leaf = run(arm_convolve_wrapper_s8, m, conv_params, input_dims, filter_dims, tracer=tracer)
+    args = (ctx, conv_params, quant_params, input_dims, input_data, filter_dims, filter_data,
+            bias_data, output_dims, output_data)
     if leaf == LEAF_1X1_FAST:
-        status, detail = run(
-            arm_convolve_1x1_s8_fast, m, buf, input_batches, input_x, input_y, input_ch, pad_x,
-            pad_y, stride_x, stride_y, output_x, output_y, output_ch, input_offset, out_offset,
-            out_activation_min, out_activation_max, input_data, filter_data, bias_data,
-            output_mult, output_shift, output_data, tracer=tracer)
+        status, detail = run(arm_convolve_1x1_s8_fast, m, *args, tracer=tracer)
         return status, leaf, detail
     if leaf == LEAF_1X1:
-        status = run(
-            arm_convolve_1x1_s8, m, input_batches, input_x, input_y, input_ch, pad_x, pad_y,
-            stride_x, stride_y, output_x, output_y, output_ch, input_offset, out_offset,
-            out_activation_min, out_activation_max, input_data, filter_data, bias_data,
-            output_mult, output_shift, output_data, tracer=tracer)
+        status = run(arm_convolve_1x1_s8, m, *args, tracer=tracer)
         return status, leaf, 0
-    kernel_args = (buf, input_batches, input_x, input_y, input_ch, kernel_x, kernel_y, kernel_ch,
-                   output_x, output_y, output_ch, pad_x, pad_y, stride_x, stride_y, dilation_x,
-                   dilation_y, out_offset, out_activation_min, out_activation_max, input_offset,
-                   input_data, filter_data, bias_data, output_mult, output_shift, output_data)
     if leaf == LEAF_1_X_N:
-        status, gemm = run(arm_convolve_1_x_n_s8, m, *kernel_args, tracer=tracer)
+        status, gemm = run(arm_convolve_1_x_n_s8, m, *args, tracer=tracer)
         return status, leaf, gemm
-    status, gemm = run(arm_convolve_s8, m, *kernel_args, tracer=tracer)
+    status, gemm = run(arm_convolve_s8, m, *args, tracer=tracer)
     run(_return_after_convolve, m, tracer=tracer)
     return status, leaf, gemm

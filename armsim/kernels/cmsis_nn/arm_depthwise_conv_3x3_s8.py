@@ -9,7 +9,7 @@ Arguments are the C function's, flattened: struct fields as ints, pointers as si
 addresses (bias 0 = NULL).  Returns 0 (ARM_CMSIS_NN_SUCCESS) or -1 (ARM_CMSIS_NN_ARG_ERROR).
 
 Counting notes (gcc 12 -O2, ../shared/reference dw3x3_*): the struct fields and the
-stacked arguments are loaded from the stack (`ldr_sp`); the 4-channel accumulators live in
+stacked arguments are loaded from the stack (`fitted_ldr_sp`); the 4-channel accumulators live in
 registers, the loop-invariant pointers are reloaded from spill slots once per block.  The
 plain-C byte extract `(int8_t)(x >> 8)` is one SBFX in the measured code; it is issued here
 as the equivalent single `SXTB Rd, Rm, ROR #8` (armsim has no SBFX op), likewise the output
@@ -17,7 +17,7 @@ byte is stored with STRB where gcc packs four bytes with BFI and stores a word.
 """
 from armsim.cpu.kernel import kernel
 from armsim.cpu.ops import (add, asr, bcc, cbnz, cmp, fitted_add, fitted_ldr_sp, fitted_ldrd_sp,
-                            fitted_mov, fitted_str_sp, fitted_strd_sp, it, ldr, ldr_sp, ldrd, ldrsb,
+                            fitted_mov, fitted_str_sp, fitted_strd_sp, it, ldr, ldrd, ldrsb,
                             mla, mov, mul, pkhbt, pop_pc, push, smlabb, smlatt, sub, sxtab16, sxtb,
                             sxtb16)
 from armsim.kernels.minmax import min_gt

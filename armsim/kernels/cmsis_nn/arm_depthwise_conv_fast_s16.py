@@ -14,14 +14,13 @@ arm_nn_requantize_s64 per channel; the remaining `output_ch & 3` channels one by
 
 Calibration (../shared/reference/dw_s16_3x3_8x8x16_m1_p1 dsp_O2: function
 arm_depthwise_conv_fast_s16 108,436 instructions, 64 pixels x 4 channel groups): the stack
-traffic and loop bookkeeping per channel group and per pixel (`ldr_sp`, `str_sp`, `mov`,
+traffic and loop bookkeeping per channel group and per pixel (`fitted_ldr_sp`, `fitted_str_sp`, `mov`,
 `add` marked "fitted") are set to that total; the libc calls are newlib's code.
 """
 from armsim.cpu.kernel import kernel
 from armsim.cpu.ops import (add, asr, b, bcc, bfi, bl, bx, cmp, fitted_add, fitted_ldr_sp,
-                            fitted_mov, fitted_str_sp, fitted_strd_sp, fitted_sub, ldr, ldr_sp,
-                            ldrd, ldrh, ldrsb, ldrsh, mla, mov, mul, pkhbt, pkhtb, pop, pop_pc,
-                            push, ror, smlabb, smlad, str_, str_sp, strh, sub, sxtb16)
+                            fitted_mov, fitted_str_sp, fitted_strd_sp, fitted_sub, ldr, ldrd, ldrh, ldrsb, ldrsh, mla, mov, mul, pkhbt, pkhtb, pop, pop_pc,
+                            push, ror, smlabb, smlad, str_, strh, sub, sxtb16)
 from armsim.kernels.libc import memcpy, memset
 from armsim.kernels.minmax import max_lt, min_gt
 

@@ -11,11 +11,11 @@ both builds (no ARM_MATH_DSP branch).
 Calibration (../shared/reference/dw_s16_3x3_8x8x16_m1_p1 scalar_O2, where
 arm_depthwise_conv_fast_s16 falls back here: function arm_depthwise_conv_s16 319,186
 instructions for 1,024 outputs, 8,464 taps): the per-output and per-tap index arithmetic
-and stack traffic (`ldr_sp`, `mov`, `add`, `mla` marked "fitted") are set to that total.
+and stack traffic (`fitted_ldr_sp`, `mov`, `add`, `mla` marked "fitted") are set to that total.
 """
 from armsim.cpu.kernel import kernel
 from armsim.cpu.ops import (add, b, bcc, cmp, fitted_add, fitted_ldr_sp, fitted_mov, fitted_str_sp,
-                            fitted_strd_sp, ldr, ldr_sp, ldrd, ldrsb, ldrsh, mla, mov, pop_pc, push,
+                            fitted_strd_sp, ldr, ldrd, ldrsb, ldrsh, mla, mov, pop_pc, push,
                             sdiv, smlal, strh, sub)
 from armsim.kernels.minmax import max_lt, min_gt
 

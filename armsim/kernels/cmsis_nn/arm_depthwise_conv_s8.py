@@ -15,12 +15,12 @@ addresses, bias 0 = NULL).  Returns 0 (ARM_CMSIS_NN_SUCCESS).
 
 Counting notes (gcc 12 -O2, ../shared/reference dw3x3_8x8x4_m2_p1): the generic loop
 keeps most of its two dozen live values in stack slots; per output channel it reloads
-them (`ldr_sp`) and computes the tap window (MAX/MIN with IT), per tap it computes both
+them (`fitted_ldr_sp`) and computes the tap window (MAX/MIN with IT), per tap it computes both
 indices with MLA and loads input and weight with LDRSB.
 """
 from armsim.cpu.kernel import kernel
 from armsim.cpu.ops import (add, b, bcc, cbz, cmp, fitted_add, fitted_ldr_sp, fitted_ldrd_sp,
-                            fitted_mov, fitted_str_sp, fitted_strd_sp, it, ldr, ldr_sp, ldrsb, lsl,
+                            fitted_mov, fitted_str_sp, fitted_strd_sp, it, ldr, ldrsb, lsl,
                             mla, mov, mul, pop_pc, push, rsb, sdiv, strb, sub)
 from armsim.kernels.minmax import max_lt, min_gt
 from armsim.kernels.cmsis_nn.arm_nn_requantize import arm_nn_requantize

@@ -15,11 +15,11 @@ kernel chain actually taken.
 
 Counting notes (gcc 12 -O2, ../shared/reference dw5x5_10x10x32_m1_p2): the 4-channel
 loop has more live values than registers; the spilled ones are reloaded per iteration
-(`ldr_sp`).
+(`fitted_ldr_sp`).
 """
 from armsim.cpu.kernel import kernel
 from armsim.cpu.ops import (add, b, bcc, bl, cbz, cmp, fitted_add, fitted_ldr_sp, fitted_ldrd_sp,
-                            fitted_mov, fitted_str_sp, fitted_strd_sp, it, ldr, ldr_sp, ldrd, ldrh,
+                            fitted_mov, fitted_str_sp, fitted_strd_sp, it, ldr, ldrd, ldrh,
                             ldrsb, ldrsh, lsl, lsr, mla, mov, mul, pkhbt, pkhtb, pop, pop_pc, push,
                             ror, smlabb, smlad, sub, sxtb16, uxth)
 from armsim.kernels.minmax import min_gt
@@ -261,8 +261,8 @@ def arm_depthwise_conv_s8_opt(m, buf, input_x, input_y, input_ch, input_n, input
                               act_min, act_max):
     push(m, 9)                                                # push {r4-r11, lr}
     sub(m, 0, 0)                                              # sub sp, #frame
-    ldr_sp(m)                                                 # input_dims->c
-    ldr_sp(m)                                                 # output_dims->c
+    fitted_ldr_sp(m)                                          # input_dims->c
+    fitted_ldr_sp(m)                                          # output_dims->c
     cmp(m, input_ch, output_ch)                               # if (input_ch != output_ch)
     bcc(m, input_ch != output_ch)
     if input_ch != output_ch:

@@ -19,7 +19,7 @@ The wrapper's own instructions are one compiled kernel that returns which kernel
 kernels it reaches, and the instructions and their order are those of the C.
 """
 from armsim.cpu.kernel import kernel, run
-from armsim.cpu.ops import b, bcc, cmp, ldr_sp, ldrd_sp, pop, push, str_sp, sub
+from armsim.cpu.ops import b, bcc, cmp, fitted_ldr_sp, fitted_ldrd_sp, fitted_str_sp, pop, push, sub
 from armsim.kernels.cmsis_nn.arm_depthwise_conv_3x3_s8 import arm_depthwise_conv_3x3_s8
 from armsim.kernels.cmsis_nn.arm_depthwise_conv_s8 import arm_depthwise_conv_s8
 from armsim.kernels.cmsis_nn.arm_depthwise_conv_s8_opt import arm_depthwise_conv_s8_opt
@@ -50,25 +50,25 @@ def arm_depthwise_conv_wrapper_s8(m, input_n, filter_w, filter_h, pad_x, pad_y, 
     push(m, 5)                                                # push {r4-r7, lr}
     sub(m, 0, 0)                                              # sub sp, #frame (outgoing arguments)
     for _ in range(2):                                        # the stacked arguments
-        ldr_sp(m)
-    ldr_sp(m)                                                 # dw_conv_params->ch_mult
+        fitted_ldr_sp(m)
+    fitted_ldr_sp(m)                                          # dw_conv_params->ch_mult
     ok = _check(m, ch_mult, 1)                                # 1 == dw_conv_params->ch_mult
     if ok:
-        ldr_sp(m)                                             # input_dims->n
+        fitted_ldr_sp(m)                                      # input_dims->n
         ok = _check(m, input_n, 1)
     if ok:
-        ldr_sp(m)                                             # dilation.w
+        fitted_ldr_sp(m)                                      # dilation.w
         ok = _check(m, dilation_x, 1)
     if ok:
-        ldr_sp(m)                                             # dilation.h
+        fitted_ldr_sp(m)                                      # dilation.h
         ok = _check(m, dilation_y, 1)
     if ok:
-        ldr_sp(m)                                             # filter_dims->w
+        fitted_ldr_sp(m)                                      # filter_dims->w
         three = _check(m, filter_w, 3)
         if three:                                             # filter_dims->h (loaded with ->w)
             three = _check(m, filter_h, 3)
         if three:                                             # padding.h <= 1 (ldrd with padding.w)
-            ldrd_sp(m)
+            fitted_ldrd_sp(m)
             cmp(m, pad_y, 1)
             bcc(m, pad_y > 1)
             three = pad_y <= 1
@@ -79,8 +79,8 @@ def arm_depthwise_conv_wrapper_s8(m, input_n, filter_w, filter_h, pad_x, pad_y, 
     else:
         three = False
     for _ in range(7):                                        # the seven stacked arguments of the callee
-        ldr_sp(m)
-        str_sp(m)
+        fitted_ldr_sp(m)
+        fitted_str_sp(m)
     sub(m, 0, 0)                                              # add sp, #frame
     pop(m, 5)                                                 # pop {r4-r7, lr}
     b(m)                                                      # b.w <kernel>  (tail call)

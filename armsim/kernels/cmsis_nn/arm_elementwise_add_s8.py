@@ -19,11 +19,11 @@ one by one.  Plain C: one element per iteration.
 The three shifts are loop-invariant: gcc hoists their requantize setup (one BIC and one RSB
 each per call in the measured histograms).  The 16 arguments and 3 x 4 requantize
 constants do not fit in registers: the measured code reloads them from the stack for every
-element (about 16 LDR per element in dsp_O2, 21 in scalar_O2); those are the `ldr_sp`.
+element (about 16 LDR per element in dsp_O2, 21 in scalar_O2); those are the `fitted_ldr_sp`.
 Calibration (../shared/reference, gcc -O2): add_1000.
 """
 from armsim.cpu.kernel import kernel
-from armsim.cpu.ops import (add, and_, asr, bcc, cmp, fitted_ldr_sp, fitted_str_sp, ldr_sp, ldrsb,
+from armsim.cpu.ops import (add, and_, asr, bcc, cmp, fitted_ldr_sp, fitted_str_sp, ldrsb,
                             lsl, lsr, mov, orr, pop_pc, push, sadd16, strb, sub, uxth)
 from armsim.kernels.minmax import max_lt, min_gt
 

@@ -13,7 +13,7 @@
 Calibration: the measured entry function executes 45 (dsp_O2) / 44 (scalar_O2) instructions
 around one call: frame, loads of the parameter structs, eleven stacked arguments.
 """
-from armsim.cpu.kernel import kernel, run
+from armsim.cpu.kernel import kernel
 from armsim.cpu.ops import (add, bcc, bl, cbz, fitted_ldr_sp, fitted_ldrd_sp, fitted_mov,
                             fitted_str_sp, fitted_strd_sp, pop_pc, push, sub)
 

@@ -14,7 +14,7 @@ The wrapper's own instructions are one compiled kernel that returns which kernel
 kernels it reaches, and the instructions and their order are those of the C.
 """
 from armsim.cpu.kernel import kernel, run
-from armsim.cpu.ops import b, bcc, cmp, ldr_sp, pop, push, str_sp, strd_sp
+from armsim.cpu.ops import b, bcc, cmp, fitted_ldr_sp, fitted_str_sp, fitted_strd_sp, pop, push
 
 from .arm_fully_connected_per_channel_s8 import arm_fully_connected_per_channel_s8
 from .arm_fully_connected_s8 import arm_fully_connected_s8
@@ -25,18 +25,18 @@ def arm_fully_connected_wrapper_s8(m, is_per_channel):
     """The wrapper's own instructions, up to its tail call of the per-channel or the
     per-tensor kernel (`call_fully_connected_wrapper_s8` then runs it)."""
     push(m, 5)                                        # push {r4-r7, lr}
-    ldr_sp(m)                                         # quant_params->is_per_channel
+    fitted_ldr_sp(m)                                  # quant_params->is_per_channel
     cmp(m, is_per_channel, 0)
     bcc(m, not is_per_channel)
     for _ in range(3):                                # forward the stacked arguments
-        ldr_sp(m)
-        str_sp(m)
+        fitted_ldr_sp(m)
+        fitted_str_sp(m)
     if is_per_channel:
-        strd_sp(m)                                    # {multiplier, shift} struct on the stack
+        fitted_strd_sp(m)                             # {multiplier, shift} struct on the stack
     else:
-        ldr_sp(m)                                     # *quant_params->multiplier
-        ldr_sp(m)                                     # *quant_params->shift
-        strd_sp(m)
+        fitted_ldr_sp(m)                              # *quant_params->multiplier
+        fitted_ldr_sp(m)                              # *quant_params->shift
+        fitted_strd_sp(m)
     pop(m, 5)
     b(m)                                              # tail call
 

@@ -18,13 +18,13 @@ An odd last channel alone; as in the C, its DSP tail counts `num_col_a & 3` colu
 
 Calibration (../shared/reference/conv_s16_3x3_8x8x8_o8_s1_p1, function
 arm_nn_mat_mult_kernel_s16: dsp_O2 93,716 / scalar_O2 115,540 instructions over 32 calls):
-the spill reloads / stores and register copies per channel pair and per call (`ldr_sp`,
-`str_sp`, `mov`, `add` marked "fitted") are set to those totals; the MAC loops follow the C.
+the spill reloads / stores and register copies per channel pair and per call (`fitted_ldr_sp`,
+`fitted_str_sp`, `mov`, `add` marked "fitted") are set to those totals; the MAC loops follow the C.
 """
 from armsim.cpu.kernel import kernel
 from armsim.cpu.ops import (add, and_, asr, bcc, cmp, fitted_add, fitted_ldr_sp, fitted_ldrd_sp,
-                            fitted_mov, fitted_str_sp, fitted_strd_sp, ldr, ldr_sp, ldrd, ldrsb,
-                            ldrsh, mla, mov, pop_pc, push, smlad, smlal, str_sp, strh, sub, uxth)
+                            fitted_mov, fitted_str_sp, fitted_strd_sp, ldr, ldrd, ldrsb,
+                            ldrsh, mla, mov, pop_pc, push, smlad, smlal, strh, sub, uxth)
 from armsim.kernels.minmax import max_lt, min_gt
 
 from .arm_nn_requantize import arm_nn_requantize

@@ -21,13 +21,13 @@ conv3x3_8x8x16_o16_s2_p1, per-function counts): dsp_O2 ~26 instructions per four
 step (the 22 of the C plus stack reloads/spills of the pointers GCC keeps on the stack) and
 ~180 per channel pair outside it; scalar_O2 10 per column and ~160 per pair.  Twelve
 arguments (eight on the stack) and eight live pointers leave GCC reloading arguments from
-the stack around each requantize: the `ldr_sp` below.  Those stack accesses and the
+the stack around each requantize: the `fitted_ldr_sp` below.  Those stack accesses and the
 `mov`/`add` bookkeeping whose operands do not matter are calibrated against the measured
 per-function counts (not read off a disassembly); the MAC instructions are exactly the C's.
 """
 from armsim.cpu.kernel import kernel
 from armsim.cpu.ops import (add, asr, b, bcc, cbz, cmp, fitted_add, fitted_ldr_sp, fitted_ldrd_sp,
-                            fitted_mov, fitted_str_sp, fitted_strd_sp, ldr, ldr_sp, ldrsb, ldrsh,
+                            fitted_mov, fitted_str_sp, fitted_strd_sp, ldr, ldrsb, ldrsh,
                             mla, mov, pop_pc, push, smlad, strb, sub)
 from armsim.kernels.minmax import max_lt, min_gt
 

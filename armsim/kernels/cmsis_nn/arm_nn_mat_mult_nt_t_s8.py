@@ -17,7 +17,7 @@ gcc -O2 computes the shift-only part of arm_nn_requantize once per channel for t
 lhs rows of a block (`requantize_setup`, then `requantize_in_loop` per value: the measured
 histograms show one BIC/RSB per channel per 2x2 block) and, out of registers with 15
 arguments and four accumulators, reloads arguments and spilled values from the stack
-around each block: the `ldr_sp`/`str_sp` below.  These, and the pointer/counter
+around each block: the `fitted_ldr_sp`/`fitted_str_sp` below.  These, and the pointer/counter
 bookkeeping the loads do not fold (the `mov`/`add`/`cmp` whose operands do not matter, in
 the pair prologue and the 16-column step), are not derived from a disassembly: their
 number and place are calibrated so that the per-function counts match the measured dsp_O2
@@ -35,8 +35,7 @@ columns.
 """
 from armsim.cpu.kernel import kernel
 from armsim.cpu.ops import (add, asr, b, bcc, cbz, cmp, fitted_add, fitted_ldr_sp, fitted_ldrd_sp,
-                            fitted_mov, fitted_str_sp, fitted_strd_sp, fitted_sub, ldr, ldr_sp,
-                            ldrsb, lsl, lsr, mla, mov, mul, pop_pc, push, smlad, str_sp, strb, sub,
+                            fitted_mov, fitted_str_sp, fitted_strd_sp, fitted_sub, ldr, ldrsb, lsl, lsr, mla, mov, mul, pop_pc, push, smlad, strb, sub,
                             sxtb16)
 from armsim.kernels.minmax import max_lt, min_gt
 
@@ -158,7 +157,7 @@ def arm_nn_mat_mult_nt_t_s8(m, lhs, rhs, bias, dst, dst_multipliers, dst_shifts,
             if m.dsp:
                 # gcc -O2 (Cortex-M4): the three column loops are tested one after the
                 # other; each runs (or is skipped) on its own branch.
-                ldr_sp(m)                             # rhs_cols (stacked argument)
+                fitted_ldr_sp(m)                      # rhs_cols (stacked argument)
                 cmp(m, rhs_cols, 15)                  # rhs_cols_idx <= rhs_cols - 16
                 bcc(m, rhs_cols < 16)
                 if rhs_cols >= 16:

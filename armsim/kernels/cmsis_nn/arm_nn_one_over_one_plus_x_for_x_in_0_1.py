@@ -11,7 +11,7 @@
 The 64-bit sum and its rounding halving are ADDS/ADC pairs on (lo, hi) and a shift pair.
 """
 from armsim.cpu.kernel import kernel
-from armsim.cpu.ops import (adc, add, asr, carry_of_add, cmp, it, lsr, mvn, orr, rsb, sub)
+from armsim.cpu.ops import adc, add, asr, carry_of_add, cmp, it, lsr, mvn, orr, rsb
 
 from .arm_nn_doubling_high_mult import arm_nn_doubling_high_mult
 from .arm_nn_mult_by_power_of_two import arm_nn_mult_by_power_of_two

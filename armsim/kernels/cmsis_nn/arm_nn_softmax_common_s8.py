@@ -13,11 +13,11 @@ what arm_softmax_s8 passes) is ported.
 
 Calibration (../shared/reference, gcc -O2): softmax_1x10.  The fixed-point helpers keep
 many constants and intermediate values live: gcc spills them, about 2 stack loads and 1
-store per MUL_SAT in the measured code; they are the `ldr_sp` / `str_sp` per column below.
+store per MUL_SAT in the measured code; they are the `fitted_ldr_sp` / `fitted_str_sp` per column below.
 """
 from armsim.cpu.kernel import kernel
 from armsim.cpu.ops import (add, b, bcc, clz, cmp, fitted_add, fitted_ldr_sp, fitted_str_sp, it,
-                            ldr_sp, ldrsb, lsl, mov, mul, pop_pc, push, rsb, str_sp, strb, sub)
+                            ldrsb, lsl, mov, mul, pop_pc, push, rsb, strb, sub)
 from armsim.kernels.minmax import max_lt, min_gt
 
 from .arm_nn_doubling_high_mult import arm_nn_doubling_high_mult

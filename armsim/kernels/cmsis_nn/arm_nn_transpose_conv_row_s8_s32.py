@@ -21,14 +21,14 @@ then input_channels % 4 single MACs.  Plain C: the lhs offset is folded in after
 for two; a single pixel adds the offset per MAC.
 
 The MAC instructions are the C's.  The loop bookkeeping and the stack traffic of the
-fifteen arguments and the many live pointers (`ldr_sp`/`str_sp`, `mov`) are fitted to the
+fifteen arguments and the many live pointers (`fitted_ldr_sp`/`fitted_str_sp`, `mov`) are fitted to the
 measured per-function counts of ../shared/reference tconv_s8_6x6x8_o8_k3_s2 (dsp_O2 89,118,
 scalar_O2 120,396 instructions in this function), not read off a disassembly.
 """
 from armsim.cpu.kernel import kernel
 from armsim.cpu.ops import (add, b, bcc, cbz, cmp, fitted_add, fitted_ldr_sp, fitted_ldrd_sp,
-                            fitted_mov, fitted_str_sp, fitted_strd_sp, ldr, ldr_sp, ldrsb, mla, mls,
-                            mov, mul, pkhbt, pop_pc, push, sdiv, smlad, str_, str_sp, sub, sxtab16,
+                            fitted_mov, fitted_str_sp, fitted_strd_sp, ldr, ldrsb, mla, mls,
+                            mov, mul, pkhbt, pop_pc, push, sdiv, smlad, str_, sub, sxtab16,
                             sxtb16, sxth)
 
 

@@ -14,13 +14,13 @@ widening four rhs bytes, four SMLAD), the rest one by one into the 64-bit accumu
 (SMLAL); an odd last row alone.  Plain C: one row at a time, every column a SMLAL.
 
 Calibration (../shared/reference/fc_s16_128_32, gcc -O2): the spill reloads and register
-copies of each row group (`ldr_sp`, `mov` marked "fitted") are placed to match the measured
+copies of each row group (`fitted_ldr_sp`, `mov` marked "fitted") are placed to match the measured
 per-function counts of arm_nn_vec_mat_mult_t_s16; the loops' own instructions follow the C.
 """
 from armsim.cpu.kernel import kernel
 from armsim.cpu.ops import (adc, add, asr, bcc, carry_of_add, carry_of_sub, cbz, cmp, fitted_add,
                             fitted_ldr_sp, fitted_ldrd_sp, fitted_mov, fitted_str_sp,
-                            fitted_strd_sp, fitted_sub, it, ldr, ldr_sp, ldrd, ldrsb, ldrsh, mov,
+                            fitted_strd_sp, fitted_sub, it, ldr, ldrd, ldrsb, ldrsh, mov,
                             pkhbt, pkhtb, pop_pc, push, sbc, smlad, smlal, strh, sub, sxtb16)
 from armsim.kernels.minmax import max_lt, min_gt
 

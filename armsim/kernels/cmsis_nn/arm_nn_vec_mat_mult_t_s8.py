@@ -24,11 +24,11 @@ both share `vec_mat_mult_t_body`.
 
 Calibration (../shared/reference, gcc -O2): fc_256_10, fc_64_32.  The register pressure of
 the unrolled loop and of the 15 arguments makes GCC reload spilled values from the stack
-per row group; those reloads are the `ldr_sp` below, placed where the counts say.
+per row group; those reloads are the `fitted_ldr_sp` below, placed where the counts say.
 """
 from armsim.cpu.kernel import kernel
 from armsim.cpu.ops import (add, and_, asr, b, bcc, cmp, fitted_ldr_sp, fitted_mov, fitted_str_sp,
-                            ldr, ldr_sp, ldrd, ldrsb, mla, mov, pkhbt, pop_pc, push, smlad, smull,
+                            ldr, ldrd, ldrsb, mla, mov, pkhbt, pop_pc, push, smlad, smull,
                             strb, sub, sxtab16, sxtb16, sxth)
 from armsim.kernels.minmax import max_lt, min_gt
 

@@ -18,28 +18,8 @@ structure.  There is no measured count of this kernel in ../shared (the svdf_sta
 family has vectors only), so the instructions around the MACs are not calibrated.
 """
 from armsim.cpu.kernel import kernel
-from armsim.cpu.ops import (
-    add,
-    asr,
-    bcc,
-    cmp,
-    ldr,
-    ldr_sp,
-    ldrsb,
-    mla,
-    mov,
-    pkhbt,
-    pop_pc,
-    push,
-    ror,
-    smlad,
-    smull,
-    strh,
-    sub,
-    sxtab16,
-    sxtb16,
-    sxth,
-)
+from armsim.cpu.ops import (add, asr, bcc, cmp, fitted_ldr_sp, ldr, ldrsb, mla, mov, pkhbt, pop_pc,
+                            push, ror, smlad, smull, strh, sub, sxtab16, sxtb16, sxth)
 from armsim.kernels.minmax import max_lt, min_gt
 
 from .arm_nn_requantize import arm_nn_requantize
@@ -87,7 +67,7 @@ def arm_nn_vec_mat_mult_t_svdf_s8(m, lhs, rhs, dst, lhs_offset, dst_offset, dst_
     push(m, 9)                                                # push {r4-r11, lr}
     sub(m, 0, 0)
     for _ in range(6):
-        ldr_sp(m)                                             # the stacked arguments
+        fitted_ldr_sp(m)                                      # the stacked arguments
     # if (rhs_cols < 0 || (NN_Q31_MAX - rhs_cols) < 16 || dst_offset < 0)
     cmp(m, rhs_cols, 0)
     bcc(m, rhs_cols < 0)
@@ -120,7 +100,7 @@ def arm_nn_vec_mat_mult_t_svdf_s8(m, lhs, rhs, dst, lhs_offset, dst_offset, dst_
             rhs_1 = add(m, rhs, rhs_cols)                     # rhs + rhs_cols
             rhs = add(m, rhs, 2 * rhs_cols)                   # rhs += 2 * rhs_cols;
             idx = 0
-            ldr_sp(m)
+            fitted_ldr_sp(m)
             cmp(m, rhs_cols, 16)                              # rhs_cols_idx <= rhs_cols - 16
             bcc(m, rhs_cols < 16)
             while idx <= rhs_cols - 16:
@@ -156,13 +136,13 @@ def arm_nn_vec_mat_mult_t_svdf_s8(m, lhs, rhs, dst, lhs_offset, dst_offset, dst_
                 idx = add(m, idx, 1)
                 cmp(m, idx, rhs_cols)
                 bcc(m, idx < rhs_cols)
-            ldr_sp(m)
-            ldr_sp(m)
+            fitted_ldr_sp(m)
+            fitted_ldr_sp(m)
             _store(m, acc_0, dst_multiplier, dst_shift, activation_min, activation_max, dst)
             _store(m, acc_1, dst_multiplier, dst_shift, activation_min, activation_max,
                    dst + step)
             dst = add(m, dst, 2 * step)                       # dst += 2 * dst_offset;
-            ldr_sp(m)
+            fitted_ldr_sp(m)
             cmp(m, 0, 0)
             bcc(m, True)
         odd = rhs_rows & 1                                    # if (rhs_rows & 0x1)
@@ -204,7 +184,7 @@ def arm_nn_vec_mat_mult_t_svdf_s8(m, lhs, rhs, dst, lhs_offset, dst_offset, dst_
             rhs_ptr_0 = rhs
             rhs_ptr_1 = add(m, rhs, rhs_cols)                 # &rhs[rhs_cols]
             rhs_ptr_2 = add(m, rhs_ptr_1, rhs_cols)           # &rhs[rhs_cols * 2]
-            ldr_sp(m)
+            fitted_ldr_sp(m)
             cmp(m, rhs_cols, 0)
             bcc(m, rhs_cols <= 0)
             for _ in range(rhs_cols):
@@ -221,8 +201,8 @@ def arm_nn_vec_mat_mult_t_svdf_s8(m, lhs, rhs, dst, lhs_offset, dst_offset, dst_
                 lhs_ptr += 1
                 cmp(m, lhs_ptr, lhs + rhs_cols)
                 bcc(m, lhs_ptr != lhs + rhs_cols)
-            ldr_sp(m)
-            ldr_sp(m)
+            fitted_ldr_sp(m)
+            fitted_ldr_sp(m)
             _store(m, res00, dst_multiplier, dst_shift, activation_min, activation_max, dst)
             _store(m, res01, dst_multiplier, dst_shift, activation_min, activation_max,
                    dst + step)
@@ -230,7 +210,7 @@ def arm_nn_vec_mat_mult_t_svdf_s8(m, lhs, rhs, dst, lhs_offset, dst_offset, dst_
                    dst + 2 * step)
             dst = add(m, dst, 3 * step)                       # dst += 3 * dst_offset;
             rhs = add(m, rhs, 3 * rhs_cols)                   # rhs += 3 * rhs_cols;
-            ldr_sp(m)
+            fitted_ldr_sp(m)
             cmp(m, 0, 0)
             bcc(m, True)
         _lo, q = smull(m, rhs_rows, 0x55555556)               # rhs_rows % 3

@@ -14,7 +14,7 @@ block_size 32 (dw5x5_10x10x32_m1_p2).
 """
 from armsim.cpu.kernel import kernel
 from armsim.cpu.ops import (add, and_, asr, bcc, bx, cmp, ldr, ldrsb, mov, pkhbt, pkhtb, pop_pc,
-                        push, ror, str_, strh, sub, sxtab16)
+                            push, ror, str_, strh, sub, sxtab16)
 
 
 @kernel

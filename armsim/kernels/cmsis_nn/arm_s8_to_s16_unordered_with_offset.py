@@ -13,8 +13,8 @@ conv3x3_16x16x3_o8_s1_p1): 9 instructions per step of four, 15 per call (13 here
 value plus 2 to enter that loop.
 """
 from armsim.cpu.kernel import kernel
-from armsim.cpu.ops import (add, lsl, and_, asr, bcc, bx, cmp, ldr, ldrsb, pkhbt, pop_pc, push, ror, str_,
-                        strh, sub, sxtab16, sxth)
+from armsim.cpu.ops import (add, and_, asr, bcc, cmp, ldr, ldrsb, lsl, pkhbt, pop_pc, push, ror,
+                            str_, strh, sub, sxtab16, sxth)
 
 
 @kernel

@@ -12,8 +12,8 @@ Measured: 13 (dsp_O2) / 12 (scalar_O2) instructions around the call (frame, movi
 seventh argument and pushing two stacked arguments).
 """
 from armsim.cpu.kernel import kernel
-from armsim.cpu.ops import (add, bl, fitted_ldr_sp, fitted_str_sp, ldrd_sp, mov, pop_pc, push,
-                            strd_sp, sub)
+from armsim.cpu.ops import (add, bl, fitted_ldr_sp, fitted_ldrd_sp, fitted_str_sp, fitted_strd_sp,
+                            mov, pop_pc, push, sub)
 
 from .arm_nn_softmax_common_s8 import arm_nn_softmax_common_s8
 
@@ -22,11 +22,11 @@ from .arm_nn_softmax_common_s8 import arm_nn_softmax_common_s8
 def arm_softmax_s8(m, input, num_rows, row_size, mult, shift, diff_min, output):
     push(m, 2)                                             # push {r4, lr}
     sub(m, 0, 0)                                           # sub sp, sp, #16
-    ldrd_sp(m)                                             # diff_min, output (stacked arguments)
+    fitted_ldrd_sp(m)                                      # diff_min, output (stacked arguments)
     fitted_ldr_sp(m)
     mov(m, 0)                                              # int16_output = false
     if m.dsp:
-        strd_sp(m)                                         # stacked arguments of the call
+        fitted_strd_sp(m)                                  # stacked arguments of the call
     else:
         fitted_str_sp(m)
         fitted_str_sp(m)

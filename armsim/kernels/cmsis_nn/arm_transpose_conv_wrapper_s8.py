@@ -18,10 +18,11 @@ scalar_O2 1,276 instructions for 72 taps); the tail-call path to tconv_s8_6x6x8_
 """
 from armsim.cpu.kernel import kernel
 from armsim.cpu.ops import (add, b, bcc, bl, cbz, cmp, fitted_add, fitted_ldr_sp, fitted_mov,
-                            fitted_str_sp, fitted_sub, ldr_sp, mov, mul, pop_pc, push, sub)
+                            fitted_str_sp, fitted_sub, mov, mul, pop_pc, push, sub)
 from armsim.kernels.libc import memcpy
 
 from .arm_convolve_s8 import convolve_s8_body
+from .arm_nn_types import Activation, Context, ConvParams, Dims, PerChannelQuantParams, Tile
 from .arm_transpose_conv_s8 import arm_transpose_conv_s8
 
 ARG_ERROR = -1
@@ -46,14 +47,14 @@ def arm_transpose_conv_wrapper_s8(m, buf, reverse_buf, input_batches, input_x, i
     """Returns (status, leaf, gemm): leaf LEAF_*, gemm arm_convolve_s8's GEMM code."""
     push(m, 9)                                        # push {r4-r11, lr}
     fitted_sub(m)
-    ldr_sp(m)                                         # ctx->buf
+    fitted_ldr_sp(m)                                  # ctx->buf
     cbz(m, buf == 0)                                  # if (ctx->buf == NULL)
     if buf == 0:
         mov(m, ARG_ERROR)
         fitted_add(m)
         pop_pc(m, 9)
         return ARG_ERROR, 0, 0
-    ldr_sp(m)                                         # transpose_conv_params->stride.w
+    fitted_ldr_sp(m)                                  # transpose_conv_params->stride.w
     cmp(m, stride_x, 2)
     bcc(m, stride_x > 2)
     possible = stride_x <= 2
@@ -63,7 +64,7 @@ def arm_transpose_conv_wrapper_s8(m, buf, reverse_buf, input_batches, input_x, i
         bcc(m, stride_y > 2)
         possible = stride_y <= 2
     if possible:
-        ldr_sp(m)                                     # input_dims->c
+        fitted_ldr_sp(m)                              # input_dims->c
         cmp(m, input_ch, REVERSE_TCOL_EFFICIENT_THRESHOLD)
         bcc(m, input_ch <= REVERSE_TCOL_EFFICIENT_THRESHOLD)
     if not uses_reverse_conv(stride_x, stride_y, input_ch):
@@ -79,7 +80,7 @@ def arm_transpose_conv_wrapper_s8(m, buf, reverse_buf, input_batches, input_x, i
                                        input_data, filter_data, bias_data, output_multiplier,
                                        output_shift, output_data)
         return status, LEAF_TRANSPOSE_CONV, 0
-    ldr_sp(m)                                         # reverse_conv_ctx->buf
+    fitted_ldr_sp(m)                                  # reverse_conv_ctx->buf
     cbz(m, reverse_buf == 0)
     if reverse_buf == 0:
         mov(m, ARG_ERROR)
@@ -135,12 +136,18 @@ def arm_transpose_conv_wrapper_s8(m, buf, reverse_buf, input_batches, input_x, i
     for _ in range(4):
         fitted_mov(m)
     bl(m)
-    status, gemm = convolve_s8_body(m, buf, input_batches, up_x, up_y, input_ch, filter_x,
-                                    filter_y, input_ch, output_x, output_y, output_ch,
-                                    conv_pad_x, conv_pad_y, 1, 1, 1, 1, out_offset,
-                                    activation_min, activation_max, input_offset, input_data,
-                                    reverse_buf, bias_data, output_multiplier, output_shift,
-                                    output_data, stride_y, stride_x)
+    # arm_convolve_s8(reverse_conv_ctx, &conv_params, quant_params, &transposed_input_dims,
+    #                 input_data, filter_dims, reverse_buf, bias_dims, bias_data,
+    #                 &upscale_dims, output_dims, output_data)
+    conv_params = ConvParams(input_offset, out_offset, Tile(1, 1), Tile(conv_pad_x, conv_pad_y),
+                             Tile(1, 1), Activation(activation_min, activation_max))
+    status, gemm = convolve_s8_body(m, Context(buf, 0), conv_params,
+                                    PerChannelQuantParams(output_multiplier, output_shift),
+                                    Dims(input_batches, up_y, up_x, input_ch), input_data,
+                                    Dims(output_ch, filter_y, filter_x, input_ch), reverse_buf,
+                                    bias_data, Dims(0, stride_y, stride_x, 0),
+                                    Dims(input_batches, output_y, output_x, output_ch),
+                                    output_data)
     fitted_add(m)
     pop_pc(m, 9)
     return status, LEAF_CONVOLVE, gemm

@@ -24,7 +24,7 @@ written by analogy with the 4-D path.
 from armsim.cpu.kernel import kernel
 from armsim.cpu.ops import (add, bcc, bl, cmp, fitted_add, fitted_ldr_sp, fitted_ldrd_sp,
                             fitted_mov, fitted_str_sp, fitted_strd_sp, ldrb, ldrsb, mov, mul,
-                            pop_pc, push, str_sp, strb, sub)
+                            pop_pc, push, strb, sub)
 
 from ..libc import memcpy
 
@@ -185,8 +185,8 @@ def arm_transpose_s8(m, input, output, n, h, w, c, out_n, out_h, out_w, out_c, n
                 return ARG_ERROR
         s = mul(m, out_h, out_w)                           # out_strides[perm[0] + 1] = oh * ow;
         fitted_str_sp(m)
-        str_sp(m)                                          # out_strides[perm[1] + 1] = ow;
-        str_sp(m)                                          # out_strides[perm[2] + 1] = 1;
+        fitted_str_sp(m)                                   # out_strides[perm[1] + 1] = ow;
+        fitted_str_sp(m)                                   # out_strides[perm[2] + 1] = 1;
         for _ in range(3):
             fitted_ldr_sp(m)
         arm_transpose_s8_default(m, input, output, 1, n, h, w, 0, mul(m, h, w), w,

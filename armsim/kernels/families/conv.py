@@ -10,6 +10,7 @@ from armsim.cpu.kernel import run
 from armsim.kernels.cmsis_nn import arm_convolve_1x1_s8_fast as fast_mod
 from armsim.kernels.cmsis_nn import arm_convolve_s8 as conv_mod
 from armsim.kernels.cmsis_nn import arm_convolve_wrapper_s8 as wrapper_mod
+from armsim.kernels.cmsis_nn import arm_nn_types as types
 from armsim.kernels.cmsis_nn.arm_convolve_1_x_n_s8 import arm_convolve_1_x_n_s8
 from armsim.kernels.cmsis_nn.arm_convolve_1x1_s8 import arm_convolve_1x1_s8
 from armsim.kernels.cmsis_nn.arm_convolve_1x1_s8_fast import arm_convolve_1x1_s8_fast
@@ -29,6 +30,8 @@ _LEAF_NAME = {wrapper_mod.LEAF_1X1_FAST: "arm_convolve_1x1_s8_fast",
               wrapper_mod.LEAF_CONVOLVE: "arm_convolve_s8"}
 _GEMM_NAME = {conv_mod.GEMM_S8_S16: "arm_nn_mat_mult_kernel_s8_s16",
               conv_mod.GEMM_ROW_OFFSET: "arm_nn_mat_mult_kernel_row_offset_s8_s16"}
+_LEAF = {"arm_convolve_s8": arm_convolve_s8, "arm_convolve_1_x_n_s8": arm_convolve_1_x_n_s8,
+         "arm_convolve_1x1_s8_fast": arm_convolve_1x1_s8_fast}
 _FAST_NAME = {fast_mod.VIA_MAT_MULT_NT_T: "arm_nn_mat_mult_nt_t_s8",
               fast_mod.VIA_MAT_MULT_KERNEL: "arm_nn_mat_mult_kernel_s8_s16"}
 
@@ -40,14 +43,15 @@ def buffer_size(case, dsp, armclang, function=None):
 
 
 def _args(case, addr):
-    """The API arguments, flattened: what the kernels read from the C structs."""
-    i, f, o, p = case["input_dims"], case["filter_dims"], case["output_dims"], case["conv_params"]
-    act = p["activation"]
-    return (addr["scratch"], i["n"], i["w"], i["h"], i["c"], f["w"], f["h"], f["c"], o["w"],
-            o["h"], o["c"], p["padding"]["w"], p["padding"]["h"], p["stride"]["w"],
-            p["stride"]["h"], p["dilation"]["w"], p["dilation"]["h"], p["output_offset"],
-            act["min"], act["max"], p["input_offset"], addr["input"], addr["weights"],
-            addr["bias"], addr["output_mult"], addr["output_shift"], addr["output"])
+    """The C API's arguments (ctx, conv_params, quant_params, input_dims, input_data,
+    filter_dims, filter_data, bias_data, output_dims, output_data) as `arm_nn_types`
+    structs and simulated addresses."""
+    return (types.Context(int(addr["scratch"]), int(addr["scratch_bytes"])),
+            types.conv_params(case["conv_params"]),
+            types.PerChannelQuantParams(int(addr["output_mult"]), int(addr["output_shift"])),
+            types.dims(case["input_dims"]), int(addr["input"]),
+            types.dims(case["filter_dims"]), int(addr["weights"]), int(addr["bias"]),
+            types.dims(case["output_dims"]), int(addr["output"]))
 
 
 def _leaf_chain(leaf, detail):
@@ -72,26 +76,15 @@ def run_cmsis(m, case, addr, function, tracer):
         raise CaseError(f"{name}: {function} needs a {need}-byte buffer, the case was given "
                         f"{addr['scratch_bytes']} (sized for the wrapper)")
     args = _args(case, addr)
-    (buf, n, iw, ih, ic, kw, kh, kc, ow, oh, oc, pw, ph, sw, sh, dw, dh, out_off, amin, amax,
-     in_off, inp, wts, bias, mult, shift, out) = args
     if function == WRAPPER:
         status, leaf, detail = call_convolve_wrapper_s8(m, *args, tracer=tracer)
         chain = [WRAPPER] + _leaf_chain(_LEAF_NAME[leaf], detail)
-    elif function == "arm_convolve_s8":
-        status, detail = run(arm_convolve_s8, m, *args, tracer=tracer)
-        chain = _leaf_chain(function, detail)
-    elif function == "arm_convolve_1_x_n_s8":
-        status, detail = run(arm_convolve_1_x_n_s8, m, *args, tracer=tracer)
-        chain = _leaf_chain(function, detail)
-    elif function == "arm_convolve_1x1_s8_fast":
-        status, detail = run(arm_convolve_1x1_s8_fast, m, buf, n, iw, ih, ic, pw, ph, sw, sh, ow,
-                             oh, oc, in_off, out_off, amin, amax, inp, wts, bias, mult, shift,
-                             out, tracer=tracer)
-        chain = _leaf_chain(function, detail)
-    else:
-        status = run(arm_convolve_1x1_s8, m, n, iw, ih, ic, pw, ph, sw, sh, ow, oh, oc, in_off,
-                     out_off, amin, amax, inp, wts, bias, mult, shift, out, tracer=tracer)
+    elif function == "arm_convolve_1x1_s8":
+        status = run(arm_convolve_1x1_s8, m, *args, tracer=tracer)
         chain = _leaf_chain(function, 0)
+    else:
+        status, detail = run(_LEAF[function], m, *args, tracer=tracer)
+        chain = _leaf_chain(function, detail)
     if status != 0:
         raise CaseError(f"{name}: {function} returned ARM_CMSIS_NN_ARG_ERROR for these parameters")
     return chain

@@ -1,0 +1,33 @@
+"""The structs of CMSIS-NN's Include/arm_nn_types.h that the kernels take by pointer, as
+namedtuples: numba compiles them as records passed by value, the traced run reads the same
+fields, and the fields keep their C names, so a swapped pair is a wrong name rather than a
+silently wrong int among twenty-seven.  Addresses are simulated addresses (0 = NULL)."""
+from collections import namedtuple
+
+Context = namedtuple("Context", "buf size")                  # cmsis_nn_context
+Dims = namedtuple("Dims", "n h w c")                         # cmsis_nn_dims
+Tile = namedtuple("Tile", "w h")                             # cmsis_nn_tile
+Activation = namedtuple("Activation", "min max")             # cmsis_nn_activation
+# cmsis_nn_conv_params: stride, padding, dilation are Tiles, activation an Activation
+ConvParams = namedtuple("ConvParams",
+                        "input_offset output_offset stride padding dilation activation")
+# cmsis_nn_per_channel_quant_params: addresses of the int32 multiplier and shift arrays
+PerChannelQuantParams = namedtuple("PerChannelQuantParams", "multiplier shift")
+
+NULL_DIMS = Dims(0, 0, 0, 0)     # a NULL `const cmsis_nn_dims *` (arm_convolve_s8's upscale)
+
+
+def dims(d):
+    """A `Dims` from a case's {"n", "h", "w", "c"} dict (missing fields 0, as unused ones)."""
+    return Dims(*(int(d.get(k, 0)) for k in Dims._fields))
+
+
+def tile(d):
+    return Tile(int(d["w"]), int(d["h"]))
+
+
+def conv_params(p):
+    """`ConvParams` from a case's conv_params dict (dilation 1 when absent)."""
+    return ConvParams(int(p["input_offset"]), int(p["output_offset"]), tile(p["stride"]),
+                      tile(p["padding"]), tile(p.get("dilation", {"w": 1, "h": 1})),
+                      Activation(int(p["activation"]["min"]), int(p["activation"]["max"])))
