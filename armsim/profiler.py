@@ -43,6 +43,7 @@ class OpProfile:
     breakdown: dict = field(default_factory=dict)
     types: str = ""              # activation / weight types, e.g. "int8", "int16x8"
     fitted: dict = field(default_factory=dict)  # of `mnemonics`, those issued by fitted ops
+    stages: dict = field(default_factory=dict)  # stage -> {"cycles", "instructions"} (cores)
 
     @property
     def instructions(self):
@@ -102,6 +103,7 @@ class ModelProfile:
                      "mnemonics": dict(sorted(o.mnemonics.items(), key=lambda kv: -kv[1])),
                      "fitted_instructions": o.fitted_instructions,
                      "fitted_mnemonics": dict(sorted(o.fitted.items(), key=lambda kv: -kv[1])),
+                     "stages": o.stages,
                      "simulated": o.simulated, "types": o.types} for o in self.ops],
             "total": {"macs": self.macs, "instructions": self.instructions,
                       "fitted_instructions": self.fitted_instructions,
@@ -308,16 +310,18 @@ def run(model, path="simd", toolchain="gcc", core="cortex-m4", clock_mhz=100.0,
         else:
             values[step.output] = np.asarray(out).reshape(step.output_shape)
         if m is None:
-            counts, fitted, cyc, bd = {}, {}, 0, {}
+            counts, fitted, cyc, bd, stages = {}, {}, 0, {}, {}
         else:
             counts, fitted = machine.counts(m), machine.fitted_counts(m)
             bd = cores.breakdown(m, core, flash_wait_states=flash_wait_states,
                                  region_names=names, memory_system=memory_system)
             cyc = bd["total"]
+            stages = cores.stage_breakdown(m, core, flash_wait_states, names,
+                                           memory_system=memory_system, total=cyc)
         ref = step.reference_only or not build.cmsis_nn
         ops.append(OpProfile(step.index, step.op, " > ".join(chain), ref, step.output_shape,
                              step.macs, counts, cyc, m is not None, bd,
-                             op_types(model, model.operators[step.index]), fitted))
+                             op_types(model, model.operators[step.index]), fitted, stages))
         if progress is not None:
             progress(step)
     outputs = [values[i] for i in model.outputs]

@@ -9,8 +9,8 @@
 The page needs no network: the charts are inline SVG drawn here, the styling is inline CSS,
 and a few lines of inline JavaScript make the table sortable and fill in the summary
 figures from the data attributes of the drawn elements (a check that the page rendered).
-Sections: totals, per-op cycle bars (simd vs scalar vs reference), instruction mix per path
-(by timing class), the arena layout (tensors as rectangles over op index x offset), and the
+Sections: totals, per-op cycle bars (simd vs scalar vs reference), each op's cycles by stage
+(first path), instruction mix per path (by timing class), the arena layout (tensors as rectangles over op index x offset), and the
 per-op table.
 """
 import html
@@ -161,6 +161,52 @@ def _mix_chart(paths, profiles):
         out.append(f'<rect class="legend-key" x="{lx}" y="{ly}" width="12" height="12" '
                    f'fill="{CLASS_COLOURS.get(cls, "#999")}"/><text x="{lx + 16}" '
                    f'y="{ly + 10}" class="legend">{cls}</text>')
+    out.append("</svg>")
+    return "\n".join(out)
+
+
+STAGE_COLOURS = ("#4e79a7", "#76b7b2", "#f28e2b", "#e15759", "#59a14f", "#edc948", "#b07aa1",
+                 "#9c755f", "#bab0ac", "#ff9da7", "#d37295", "#cccccc")
+
+
+def _stage_chart(path, profile):
+    """Per op of `path`, its cycles as one bar split by stage (the JSON's `stages`): bar
+    lengths on one scale, so the big ops and what they spend their cycles on both show."""
+    ops = [o for o in profile.get("ops", []) if o.get("stages")]
+    if not ops:
+        return "<p>no stage data</p>"
+    stages = list(dict.fromkeys(st for o in ops for st in o["stages"]))
+    colour = {st: STAGE_COLOURS[k % len(STAGE_COLOURS)] for k, st in enumerate(stages)}
+    label_w, width, bar_h, per_row = 190, 900, 18, 6
+    plot_w = width - label_w - 80
+    peak = max(o["cycles"] for o in ops) or 1
+    legend_rows = math.ceil(len(stages) / per_row)
+    bars_h = 10 + bar_h * len(ops)
+    height = bars_h + 10 + 20 * legend_rows
+    out = [f'<svg id="stage-chart" class="chart" data-path="{_e(path)}" '
+           f'xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
+           f'viewBox="0 0 {width} {height}" role="img" aria-label="cycles by stage">']
+    for k, o in enumerate(ops):
+        y = 10 + k * bar_h
+        out.append(f'<text x="{label_w - 6}" y="{y + bar_h - 5}" text-anchor="end" '
+                   f'class="oplabel">#{o["index"]} {_e(o["op"])}</text>')
+        x = label_w
+        for st, row in o["stages"].items():
+            w = plot_w * row["cycles"] / peak
+            out.append(f'<rect class="stage" data-op="{o["index"]}" data-stage="{_e(st)}" '
+                       f'data-cycles="{row["cycles"]}" data-op-cycles="{o["cycles"]}" '
+                       f'x="{x:.2f}" y="{y}" width="{max(w, 0):.2f}" height="{bar_h - 3}" '
+                       f'fill="{colour[st]}"><title>#{o["index"]} {_e(o["op"])} {_e(st)}: '
+                       f'{_fmt(row["cycles"])} cycles ({100 * row["cycles"] / (o["cycles"] or 1):.1f}%), '
+                       f'{_fmt(row["instructions"])} instructions</title></rect>')
+            x += max(w, 0)
+        out.append(f'<text x="{x + 4:.1f}" y="{y + bar_h - 5}" class="val">'
+                   f'{_fmt(o["cycles"])}</text>')
+    for k, st in enumerate(stages):
+        lx, ly = label_w + 115 * (k % per_row), bars_h + 10 + 20 * (k // per_row)
+        out.append(f'<rect class="legend-key" x="{lx}" y="{ly}" width="12" height="12" '
+                   f'fill="{colour[st]}"/><text x="{lx + 16}" y="{ly + 10}" '
+                   f'class="legend">{_e(st)}</text>')
     out.append("</svg>")
     return "\n".join(out)
 
@@ -341,6 +387,11 @@ def render_html(report):
 <tbody>{''.join(totals)}</tbody></table>
 <h2>Cycles per op</h2>
 {_cycle_bars(rows, paths)}
+<h2>Cycles by stage ({_e(paths[0])})</h2>
+<p class="meta">stages: the code region (im2col, requantize, TFLM glue), else the kind of
+instruction; "calibrated" is bookkeeping fitted to measured counts. The segments of each
+bar add up to the op's cycles.</p>
+{_stage_chart(paths[0], profiles[paths[0]])}
 <h2>Instruction mix (by timing class)</h2>
 {_mix_chart(paths, profiles)}
 <h2>Arena layout</h2>

@@ -92,7 +92,7 @@ def test_m4_single_load_after_load_costs_one():
 
 def test_failed_it_instructions_cost_their_issue_slot():
     m = run(["it_failed2", "add"])
-    assert int(m.st[ops.IT_FAILED]) == 2 and machine.counts(m)["it"] == 1
+    assert machine.counter(m, machine.IT_FAILED) == 2 and machine.counts(m)["it"] == 1
     assert sum(machine.counts(m).values()) == 2          # not executed: not instructions
     for core in cores.CORES:
         b = cores.breakdown(m, core)

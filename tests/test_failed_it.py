@@ -2,7 +2,7 @@
 
 ../shared/reference/*.json count them separately: `instructions_incl_condition_failed_it -
 instructions` (each costs one issue cycle in `cycles_trm`).  The ports pass the number that
-fail at every IT they issue (`it(m, failed)`), accumulated in `m.st[machine.IT_FAILED]`;
+fail at every IT they issue (`it(m, failed)`), accumulated in the IT_FAILED counter;
 this checks the per-case total for the simd (dsp_O2) and scalar (scalar_O2) builds.
 Parametrised over the reference directory: a new file there is a new test.
 
@@ -55,7 +55,7 @@ def test_failed_it_against_measured(file, path):
     case = json.loads(file.read_text())
     meas = case["measured"][MEASURED_BUILD[path]]
     measured = meas["instructions_incl_condition_failed_it"] - meas["instructions"]
-    ours = int(run_case(case, path).m.st[machine.IT_FAILED])
+    ours = machine.counter(run_case(case, path).m, machine.IT_FAILED)
     low, high = WIDER.get((file.stem, path), (1 - TOLERANCE, 1 + TOLERANCE))
     slack = SLACK if (file.stem, path) not in WIDER else 0
     assert low * measured - slack <= ours <= high * measured + slack, \

@@ -243,5 +243,13 @@ def test_real_profile_of_the_example_model(chromium, tmp_path):
     assert paths == {"simd", "scalar", "reference"}
     assert len(rows) >= 7 and len(bars) == 3 * len(rows)
     assert doc.select("rect", "tensor", inside="arena-chart")
+    # cycles by stage (simd): per op, the rendered segments add up to the op's cycles
+    segments = doc.select("rect", "stage", inside="stage-chart")
+    by_op = {}
+    for seg in segments:
+        a = seg["attrs"]
+        by_op.setdefault(int(a["data-op"]), []).append(int(a["data-cycles"]))
+        assert int(a["data-op-cycles"]) == profiles["simd"]["ops"][int(a["data-op"])]["cycles"]
+    assert by_op and all(sum(v) == profiles["simd"]["ops"][i]["cycles"] for i, v in by_op.items())
     if isinstance(profiles, dict) and "simd" in profiles:
         check_rendered(dom, {"profiles": profiles})

@@ -68,7 +68,7 @@ def run(case, case_file, path, toolchain, core, function=None, flash_wait_states
                                         key=lambda kv: (-kv[1], kv[0]))),
         "cycles": terms["total"],
         "cycle_terms": {k: v for k, v in terms.items() if k != "total"},
-        "taken_branches": int(result.m.st[machine.TAKEN]),
+        "taken_branches": machine.counter(result.m, machine.TAKEN),
         "memory": machine.region_traffic(result.m, result.region_names),
         "measured": None,
     }

@@ -227,8 +227,11 @@ def _cycles_label(builds, board):
 @click.option("--json", "json_file", type=click.Path(), help="write the profile as JSON")
 @click.option("--html", "html_file", type=click.Path(), help="write an HTML report")
 @click.option("--trace-json", "trace_file", type=click.Path(), help=TRACE_HELP)
+@click.option("--stages", is_flag=True,
+              help="also show each op's cycles split by stage (MAC, unpacking, im2col, "
+                   "requantize, bookkeeping, calibrated stack traffic, TFLM glue, ...)")
 def profile(model, core, toolchain, clock_mhz, flash_wait_states, path, input_file, json_file,
-            html_file, board, trace_file):
+            html_file, board, trace_file, stages):
     """Per-op kernel path, MACs, instructions and cycles of MODEL (default: example model)."""
     _check_core(core)
     _check_outputs(json_file, html_file, trace_file)
@@ -238,6 +241,8 @@ def profile(model, core, toolchain, clock_mhz, flash_wait_states, path, input_fi
                     board=board)
     plan = _arena(m, steps, path, toolchain)
     _print_profile(m, prof, plan)
+    if stages:
+        _print_stages(m, prof)
     data = prof.to_json(plan.total)
     if json_file:
         _write_json(json_file, data)
@@ -293,6 +298,36 @@ def _print_profile(m, prof, plan):
         con.print(f"not simulated: {prof.not_simulated} of {len(prof.ops)} ops, computed on "
                   f"the host (float QUANTIZE/DEQUANTIZE: no FPU model; other ops: by TFLM, no "
                   f"kernel port); their instructions, cycles and MACs are not in the totals")
+
+
+def _print_stages(m, prof):
+    """Per op, the share of its cycles in each stage (`armsim.cpu.cores.stage_breakdown`);
+    the rows sum to the op's cycles exactly."""
+    from rich.table import Table
+    used = [s for s in (*machine.STAGES, cores.NOT_SPLIT)
+            if any(s in o.stages for o in prof.ops)]
+    t = Table(title=f"{m.name}: cycles by stage, % of each op's cycles ({prof.path}, "
+                    f"{prof.core})",
+              caption="; ".join(f"{s}: {machine.STAGES.get(s, 'memory system, dual issue')}"
+                                for s in used))
+    t.add_column("#", justify="right")
+    t.add_column("op")
+    t.add_column("cycles", justify="right")
+    for s in used:
+        t.add_column(s, justify="right")
+    for o in prof.ops:
+        if not o.simulated:
+            t.add_row(str(o.index), o.op, "-", *["" for _ in used])
+            continue
+        t.add_row(str(o.index), o.op, _fmt(o.cycles), *[
+            f"{100 * o.stages[s]['cycles'] / o.cycles:.1f}" if s in o.stages and o.cycles
+            else "" for s in used])
+    t.add_section()
+    total = prof.cycles or 1
+    t.add_row("", "total", _fmt(prof.cycles), *[
+        f"{100 * sum(o.stages.get(s, {}).get('cycles', 0) for o in prof.ops) / total:.1f}"
+        for s in used])
+    _console().print(t)
 
 
 @click.command("compare", epilog=MODEL_HELP)

@@ -238,12 +238,14 @@ class Counters:
     region_beats: dict           # region name -> load beats + store beats
 
     @classmethod
-    def of(cls, m, region_names=()):
-        traffic = machine.region_traffic(m, region_names)
-        return cls(np.array(m.st[:N_MNEMONICS], np.int64), np.array(machine.class_pairs(m)),
-                   int(m.st[machine.TAKEN]),
-                   int(m.st[machine.STACK_BEATS] + m.st[machine.MULTIPLE_BEATS]),
-                   int(m.st[machine.IT_FAILED]),
+    def of(cls, m, region_names=(), block=None):
+        """The counters of the whole run, or of one stage block (`machine.blocks`)."""
+        b = machine.totals(m) if block is None else machine.blocks(m)[block]
+        traffic = machine.region_traffic(m, region_names, block)
+        return cls(np.array(b[:N_MNEMONICS], np.int64), np.array(machine.class_pairs(m, block)),
+                   int(b[machine.TAKEN]),
+                   int(b[machine.STACK_BEATS] + b[machine.MULTIPLE_BEATS]),
+                   int(b[machine.IT_FAILED]),
                    {name: t["load_beats"] + t["store_beats"] for name, t in traffic.items()})
 
     def class_counts(self):
@@ -336,6 +338,39 @@ def cycles(m, core_name, flash_wait_states=0, region_names=(), wait_states=None,
                      memory_system)["total"]
 
 
+def stage_breakdown(m, core_name, flash_wait_states=0, region_names=(), wait_states=None,
+                    memory_system=None, total=None):
+    """Cycles and instructions of machine `m`'s run split by stage (`machine.STAGES`):
+    {stage: {"cycles", "instructions"}}, in `STAGES` order, empty stages left out.
+
+    Each stage's cycles are its own counters priced by the same terms as the whole
+    (`breakdown_of`): every term but dual issue is a sum over counters, so the stages add
+    up to `breakdown(...)["total"]` exactly.  What does not split that way -- the Cortex-M7
+    dual issue across stage boundaries, and a board's memory system (caches replay the
+    whole load trace) -- is its own row, "not split by stage", so the rows always sum to
+    the total.  `total`: that total when the caller has it already."""
+    ws = _wait_states(flash_wait_states, wait_states)
+    if total is None:
+        total = breakdown(m, core_name, flash_wait_states, region_names, wait_states,
+                          memory_system)["total"]
+    out = {}
+    blocks = machine.blocks(m)
+    for k in np.flatnonzero(blocks[:, :N_MNEMONICS].any(axis=1)):
+        label = machine.stage_label(int(k))
+        row = out.setdefault(label, {"cycles": 0, "instructions": 0})
+        row["cycles"] += breakdown_of(Counters.of(m, region_names, int(k)), core_name,
+                                      ws)["total"]
+        row["instructions"] += int(blocks[k, :N_MNEMONICS].sum())
+    ordered = {label: out[label] for label in machine.STAGES if label in out}
+    rest = total - sum(row["cycles"] for row in ordered.values())
+    if rest:
+        ordered[NOT_SPLIT] = {"cycles": rest, "instructions": 0}
+    return ordered
+
+
+NOT_SPLIT = "unsplit"          # memory system, dual issue across stages: not split by stage
+
+
 def latency_ms(cycle_count, clock_mhz):
     """Milliseconds taken by `cycle_count` cycles at `clock_mhz`."""
     if clock_mhz <= 0:
@@ -344,4 +379,5 @@ def latency_ms(cycle_count, clock_mhz):
 
 
 __all__ = ["Core", "DualIssue", "CORES", "CORTEX_M4", "CORTEX_M7", "CORTEX_M33", "CORTEX_M55",
-           "Counters", "core", "cycles", "breakdown", "breakdown_of", "latency_ms"]
+           "Counters", "core", "cycles", "breakdown", "breakdown_of", "stage_breakdown", "NOT_SPLIT",
+           "latency_ms"]

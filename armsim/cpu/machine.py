@@ -24,13 +24,22 @@ from .instructions import (CLASSES, CLASS_INDEX, MNEMONICS, N_CLASSES, N_MNEMONI
 Machine = namedtuple("Machine", "st mem rtab dsp armclang trace")
 
 # --- layout of the state vector ------------------------------------------------------
+# A global header (flags, fault info, the current code region), then one block of counters
+# per *stage*: a code region the kernels enter and leave (`CODE_REGIONS`: im2col, the
+# requantization, TFLM's Eval glue, else the kernel) times a category of instruction fixed
+# by the op (`CATEGORIES`).  Every instruction counts in its stage's block only, so a cycle
+# model that is a sum over counters prices each stage on its own and the stages add up to
+# the whole; `totals(m)` is the sum of the blocks.
+Q_FLAG = 0                     # APSR.Q (sticky)
+GE_FLAGS = 1                   # APSR.GE<3:0>
+PREV_CLASS = 2                 # class index of the previous instruction
+FAULT_ADDRESS = 3
+FAULT_MNEMONIC = 4
+STAGE = 5                      # index of the current code region's first block
+HEADER = 6
+# within a block: per-mnemonic counts first, then
 TAKEN = N_MNEMONICS            # taken branches (incl. calls and returns)
-Q_FLAG = TAKEN + 1             # APSR.Q (sticky)
-GE_FLAGS = Q_FLAG + 1          # APSR.GE<3:0>
-PREV_CLASS = GE_FLAGS + 1      # class index of the previous instruction
-FAULT_ADDRESS = PREV_CLASS + 1
-FAULT_MNEMONIC = FAULT_ADDRESS + 1
-STACK_BEATS = FAULT_MNEMONIC + 1  # words moved by PUSH/POP (the stack frame)
+STACK_BEATS = TAKEN + 1        # words moved by PUSH/POP (the stack frame)
 MULTIPLE_BEATS = STACK_BEATS + 1  # words moved by LDM/STM (the 1 + N cycle models need N)
 IT_FAILED = MULTIPLE_BEATS + 1  # IT-block instructions whose condition failed (not executed)
 PAIRS = IT_FAILED + 1          # N_CLASSES x N_CLASSES: (previous class, class) counts
@@ -38,7 +47,50 @@ MAX_REGIONS = 8
 REGION_FIELDS = ("loads", "load_beats", "load_bytes", "stores", "store_beats", "store_bytes")
 REGION_BASE = PAIRS + N_CLASSES * N_CLASSES
 FITTED = REGION_BASE + MAX_REGIONS * len(REGION_FIELDS)  # per mnemonic: issued by fitted ops
-STATE_SIZE = FITTED + N_MNEMONICS
+BLOCK_SIZE = FITTED + N_MNEMONICS
+CODE_REGIONS = ("kernel", "im2col", "requantize", "glue")
+# the category of an op (`armsim.cpu.ops`): multiply-accumulates, operand unpacking
+# (extends, packs, rotates), loads, stores, saturation, other ALU work and branches, calls
+# and stack frames (incl. transcribed stack slots), fitted bookkeeping
+CATEGORIES = ("mac", "unpack", "load", "store", "saturate", "alu", "call", "fitted")
+N_BLOCKS = len(CODE_REGIONS) * len(CATEGORIES)
+STATE_SIZE = HEADER + N_BLOCKS * BLOCK_SIZE
+
+
+# the stage a block reports under: a code region names it, else the op category does
+STAGES = {
+    "mac": "multiplies and multiply-accumulates (SMLAD, MLA, SMLAL, MUL, ...)",
+    "unpack": "operand unpacking: extends, packs, rotates (SXTB16, SXTAB16, PKHBT, ROR, ...)",
+    "loads": "loads of operands (weights, activations, biases, parameters)",
+    "im2col": "im2col and input widening (tap copies, s8 -> s16 with the input offset)",
+    "requantize": "requantization (arm_nn_requantize, MultiplyByQuantizedMultiplier)",
+    "saturate": "saturation (SSAT / USAT / QADD ...)",
+    "stores": "stores of results",
+    "bookkeeping": "loop bookkeeping, compares, branches and address arithmetic",
+    "calls": "calls, returns, stack frames and transcribed stack slots",
+    "calibrated": "calibrated (fitted) stack traffic and bookkeeping",
+    "glue": "TFLM's Eval glue (tensor and shape look-ups, parameter set-up)",
+}
+_REGION_STAGE = {"im2col": "im2col", "requantize": "requantize", "glue": "glue"}
+_CATEGORY_STAGE = {"mac": "mac", "unpack": "unpack", "load": "loads", "store": "stores",
+                   "saturate": "saturate", "alu": "bookkeeping", "call": "calls",
+                   "fitted": "calibrated"}
+
+
+def stage_label(block):
+    """The stage block `block` reports under (one of `STAGES`): fitted instructions are
+    calibrated bookkeeping wherever they run, except in TFLM's glue (fitted as a whole)."""
+    region, category = CODE_REGIONS[block // len(CATEGORIES)], CATEGORIES[block % len(CATEGORIES)]
+    if region == "glue" or (category != "fitted" and region in _REGION_STAGE):
+        return _REGION_STAGE[region]
+    return _CATEGORY_STAGE[category]
+
+
+def region_start(region):
+    """The STAGE value of code region `region` (a name of `CODE_REGIONS`)."""
+    return HEADER + CODE_REGIONS.index(region) * len(CATEGORIES) * BLOCK_SIZE
+
+
 NO_CLASS = CLASS_INDEX["it"]   # a neutral predecessor at reset (IT never affects timing)
 
 # --- the load trace: what cache models need beyond the counters -------------------------
@@ -132,6 +184,7 @@ def build(memory, dsp=True, armclang=False, trace_loads=None):
             pos += _align16(len(chunk))
     st = np.zeros(STATE_SIZE, np.int64)
     st[PREV_CLASS] = NO_CLASS
+    st[STAGE] = region_start("kernel")
     trace = None
     if trace_loads or (trace_loads is None and _trace_loads_default[0]):
         trace = np.empty(TRACE_HEADER + TRACE_CAPACITY, np.int64)  # pages touched only as used
@@ -152,6 +205,7 @@ def read(m, address, count, dtype=np.int8):
 def reset_counters(m):
     m.st[:] = 0
     m.st[PREV_CLASS] = NO_CLASS
+    m.st[STAGE] = region_start("kernel")
     if m.trace is not None:
         m.trace[:TRACE_HEADER] = (0, -1, 0)
 
@@ -164,19 +218,39 @@ def fault_message(m, region_names):
     return f"HardFault: {mnemonic.upper()} accessed {address:#010x}, outside every region ({spans})"
 
 
-def counts(m):
-    """Per-mnemonic counts of the executed instructions, non-zero ones only."""
-    return {mn: int(c) for mn, c in zip(MNEMONICS, m.st[:N_MNEMONICS]) if c}
+def blocks(m):
+    """The per-stage counter blocks, [N_BLOCKS, BLOCK_SIZE] (a view): block
+    r * len(CATEGORIES) + c holds code region CODE_REGIONS[r], category CATEGORIES[c]."""
+    return m.st[HEADER:].reshape(N_BLOCKS, BLOCK_SIZE)
+
+
+def totals(m):
+    """One block of counters for the whole run: the sum over the stage blocks."""
+    return blocks(m).sum(axis=0)
+
+
+def counts(m, block=None):
+    """Per-mnemonic counts of the executed instructions (of one stage block with `block`),
+    non-zero ones only."""
+    b = totals(m) if block is None else blocks(m)[block]
+    return {mn: int(c) for mn, c in zip(MNEMONICS, b[:N_MNEMONICS]) if c}
 
 
 def fitted_counts(m):
     """Per mnemonic, how many of `counts(m)` were issued by fitted ops (instructions whose
     number was calibrated against measured counts, not transcribed): non-zero ones only."""
-    return {mn: int(c) for mn, c in zip(MNEMONICS, m.st[FITTED:FITTED + N_MNEMONICS]) if c}
+    b = totals(m)
+    return {mn: int(c) for mn, c in zip(MNEMONICS, b[FITTED:FITTED + N_MNEMONICS]) if c}
 
 
-def class_pairs(m):
-    return m.st[PAIRS:PAIRS + N_CLASSES * N_CLASSES].reshape(N_CLASSES, N_CLASSES)
+def counter(m, field):
+    """A whole-run counter of the block layout: `counter(m, TAKEN)`, IT_FAILED, ..."""
+    return int(blocks(m)[:, field].sum())
+
+
+def class_pairs(m, block=None):
+    b = totals(m) if block is None else blocks(m)[block]
+    return b[PAIRS:PAIRS + N_CLASSES * N_CLASSES].reshape(N_CLASSES, N_CLASSES)
 
 
 def load_trace(m):
@@ -188,15 +262,17 @@ def load_trace(m):
     return m.trace[TRACE_HEADER:TRACE_HEADER + n], int(m.trace[TRACE_DROPPED])
 
 
-def region_traffic(m, region_names):
-    """Per region: loads, stores, words (beats) and bytes moved."""
+def region_traffic(m, region_names, block=None):
+    """Per region: loads, stores, words (beats) and bytes moved (by one stage block with
+    `block`)."""
+    b = totals(m) if block is None else blocks(m)[block]
     out = {}
     for r, name in enumerate(region_names):
         base = REGION_BASE + r * len(REGION_FIELDS)
-        out[name] = {f: int(m.st[base + k]) for k, f in enumerate(REGION_FIELDS)}
+        out[name] = {f: int(b[base + k]) for k, f in enumerate(REGION_FIELDS)}
     return out
 
 
 __all__ = ["Machine", "Memory", "MemoryFault", "build", "read", "counts", "fitted_counts",
-           "class_pairs",
+           "counter", "totals", "blocks", "stage_label", "STAGES", "region_start", "class_pairs",
            "region_traffic", "load_trace", "CLASSES"]

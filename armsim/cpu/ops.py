@@ -23,10 +23,10 @@ from numba.extending import overload
 
 from . import isa
 from .instructions import CLASS_INDEX, CLASS_OF, MNEMONIC_INDEX
-from .machine import (FAULT_ADDRESS, FAULT_MNEMONIC, FITTED, GE_FLAGS, GRANULE_SHIFT, IT_FAILED,
-                      MULTIPLE_BEATS, PAIRS, PREV_CLASS, Q_FLAG, REGION_BASE, REGION_FIELDS,
-                      STACK_BEATS, TAKEN, TRACE_COUNT, TRACE_DROPPED, TRACE_HEADER, TRACE_LAST,
-                      MemoryFault)
+from .machine import (BLOCK_SIZE, CATEGORIES, FAULT_ADDRESS, FAULT_MNEMONIC, FITTED, GE_FLAGS,
+                      GRANULE_SHIFT, IT_FAILED, MULTIPLE_BEATS, PAIRS, PREV_CLASS, Q_FLAG,
+                      REGION_BASE, REGION_FIELDS, STACK_BEATS, STAGE, TAKEN, TRACE_COUNT,
+                      TRACE_DROPPED, TRACE_HEADER, TRACE_LAST, MemoryFault, region_start)
 from .instructions import N_CLASSES
 from .jit import jit
 
@@ -55,34 +55,89 @@ def _register(name, mnemonic, body, fitted=False):
 
 
 @jit(inline="numba", cache=False)
-def issue(m, index, cls):
-    """Count one instruction of mnemonic `index` and timing class `cls`."""
+def issue(m, index, cls, category):
+    """Count one instruction of mnemonic `index`, timing class `cls` and op category
+    `category` (a block offset) in the current stage; returns the stage block's start, where
+    the op adds what else it counts (taken branches, traffic, ...)."""
     st = m.st
-    st[index] += 1
-    st[PAIRS + st[PREV_CLASS] * N_CLASSES + cls] += 1
+    block = st[STAGE] + category
+    st[block + index] += 1
+    st[block + PAIRS + st[PREV_CLASS] * N_CLASSES + cls] += 1
     st[PREV_CLASS] = cls
+    return block
 
 
-def _ids(mnemonic):
-    return MNEMONIC_INDEX[mnemonic], CLASS_INDEX[CLASS_OF[mnemonic]]
+_MAC = {"mul", "mla", "mls", "smull", "umull", "smlal", "umlal", "smmul", "smmulr", "smmla",
+        "smulbb", "smulbt", "smultb", "smultt", "smlabb", "smlabt", "smlatb", "smlatt",
+        "smlad", "smladx", "smlsd", "smuad", "smusd", "smlald"}
+_UNPACK = {"sxtb", "sxth", "uxtb", "uxth", "sxtab", "sxtah", "sxtb16", "uxtb16", "sxtab16",
+           "uxtab16", "pkhbt", "pkhtb", "rev", "rev16", "ror", "ubfx", "sbfx", "bfi"}
+_SATURATE = {"ssat", "usat", "ssat16", "usat16", "qadd", "qsub", "qdadd", "qdsub", "qadd16",
+             "qsub16", "qadd8", "qsub8"}
+_CALL = {"bl", "bx", "blx", "push", "pop"}
+
+
+def category_of(name, mnemonic):
+    """The stage category (`machine.CATEGORIES`) of op `name` issuing `mnemonic`."""
+    if name.startswith("fitted_"):
+        return "fitted"
+    if mnemonic in _CALL or name.endswith("_sp"):
+        return "call"
+    if mnemonic in _MAC:
+        return "mac"
+    if mnemonic in _UNPACK:
+        return "unpack"
+    if mnemonic in _SATURATE:
+        return "saturate"
+    if CLASS_OF[mnemonic] in ("ld1", "ldrd", "ldm"):
+        return "load"
+    if CLASS_OF[mnemonic] in ("st1", "strd", "stm"):
+        return "store"
+    return "alu"
+
+
+def _ids(mnemonic, name=None):
+    """Mnemonic index, class index and category block offset of op `name`."""
+    category = category_of(name or mnemonic, mnemonic)
+    return (MNEMONIC_INDEX[mnemonic], CLASS_INDEX[CLASS_OF[mnemonic]],
+            CATEGORIES.index(category) * BLOCK_SIZE)
+
+
+@jit(inline="numba", cache=False)
+def enter_region(m, start):
+    """Make the following instructions count in the code region that starts at `start`
+    (`machine.region_start(name)`: `IM2COL`, `REQUANTIZE`); returns the region to restore
+    with `leave_region`.  Not an instruction: it only steers the counting."""
+    previous = m.st[STAGE]
+    m.st[STAGE] = start
+    return previous
+
+
+@jit(inline="numba", cache=False)
+def leave_region(m, previous):
+    m.st[STAGE] = previous
+
+
+IM2COL = region_start("im2col")
+REQUANTIZE = region_start("requantize")
 
 
 # --- register-to-register instructions --------------------------------------------------
 
 def _plain(mnemonic, sem, name=None):
-    index, cls = _ids(mnemonic)
+    index, cls, cat = _ids(mnemonic, name)
 
     def op(m, *operands):
-        issue(m, index, cls)
+        issue(m, index, cls, cat)
         return sem(*operands)
     return _register(name or mnemonic, mnemonic, op)
 
 
 def _sets_q(mnemonic, sem, name=None):
-    index, cls = _ids(mnemonic)
+    index, cls, cat = _ids(mnemonic, name)
 
     def op(m, *operands):
-        issue(m, index, cls)
+        issue(m, index, cls, cat)
         result, q = sem(*operands)
         m.st[Q_FLAG] |= q
         return result
@@ -90,10 +145,10 @@ def _sets_q(mnemonic, sem, name=None):
 
 
 def _sets_ge(mnemonic, sem):
-    index, cls = _ids(mnemonic)
+    index, cls, cat = _ids(mnemonic)
 
     def op(m, rn, rm):
-        issue(m, index, cls)
+        issue(m, index, cls, cat)
         result, ge = sem(rn, rm)
         m.st[GE_FLAGS] = ge
         return result
@@ -103,10 +158,10 @@ def _sets_ge(mnemonic, sem):
 def _no_result(mnemonic, name=None):
     """An instruction whose only effect that matters here is its issue slot (CMP, TST,
     IT, NOP): flags steer branches, and branches are decided by the Python control flow."""
-    index, cls = _ids(mnemonic)
+    index, cls, cat = _ids(mnemonic, name)
 
     def op(m, *operands):
-        issue(m, index, cls)
+        issue(m, index, cls, cat)
     return _register(name or mnemonic, mnemonic, op)
 
 
@@ -129,14 +184,14 @@ tst = _no_result("tst")
 
 
 def _it_body():
-    index, cls = _ids("it")
+    index, cls, cat = _ids("it")
 
     def op(m, failed=0):
         """IT: `failed` is how many instructions of this IT block have a failing condition
         this time: they are not executed (not counted as instructions) but each still takes
         an issue slot, which the cycle models price."""
-        issue(m, index, cls)
-        m.st[IT_FAILED] += failed
+        block = issue(m, index, cls, cat)
+        m.st[block + IT_FAILED] += failed
     return op
 
 
@@ -210,10 +265,10 @@ udiv = _plain("udiv", isa.UDIV)
 
 
 def _sel_body():
-    index, cls = _ids("sel")
+    index, cls, cat = _ids("sel")
 
     def op(m, rn, rm):
-        issue(m, index, cls)
+        issue(m, index, cls, cat)
         return isa.SEL(rn, rm, m.st[GE_FLAGS])
     return op
 
@@ -275,8 +330,8 @@ def _write_le(mem, at, nbytes, value):
 
 
 @jit(inline="numba", cache=False)
-def _traffic(m, region, field, beats, nbytes):
-    base = REGION_BASE + region * _NFIELDS + field
+def _traffic(m, block, region, field, beats, nbytes):
+    base = block + REGION_BASE + region * _NFIELDS + field
     m.st[base] += 1
     m.st[base + 1] += beats
     m.st[base + 2] += nbytes
@@ -320,13 +375,13 @@ def _record(m, region, address, nbytes):
 
 
 def _load(mnemonic, nbytes, signed):
-    index, cls = _ids(mnemonic)
+    index, cls, cat = _ids(mnemonic)
     sign_bit = 1 << (8 * nbytes - 1)
 
     def op(m, address):
-        issue(m, index, cls)
+        block = issue(m, index, cls, cat)
         region, at = locate(m, address, nbytes, index)
-        _traffic(m, region, 0, 1, nbytes)
+        _traffic(m, block, region, 0, 1, nbytes)
         _record(m, region, address, nbytes)
         value = _read_le(m.mem, at, nbytes)
         if signed or nbytes == 4:
@@ -336,12 +391,12 @@ def _load(mnemonic, nbytes, signed):
 
 
 def _store(mnemonic, nbytes, name=None):
-    index, cls = _ids(mnemonic)
+    index, cls, cat = _ids(mnemonic, name)
 
     def op(m, address, value):
-        issue(m, index, cls)
+        block = issue(m, index, cls, cat)
         region, at = locate(m, address, nbytes, index)
-        _traffic(m, region, 3, 1, nbytes)
+        _traffic(m, block, region, 3, 1, nbytes)
         _write_le(m.mem, at, nbytes, value)
     return _register(name or mnemonic, mnemonic, op)
 
@@ -357,12 +412,12 @@ strb = _store("strb", 1)
 
 
 def _ldrd_body():
-    index, cls = _ids("ldrd")
+    index, cls, cat = _ids("ldrd")
 
     def op(m, address):
-        issue(m, index, cls)
+        block = issue(m, index, cls, cat)
         region, at = locate(m, address, 8, index)
-        _traffic(m, region, 0, 2, 8)
+        _traffic(m, block, region, 0, 2, 8)
         _record(m, region, address, 8)
         lo = _read_le(m.mem, at, 4)
         hi = _read_le(m.mem, at + 4, 4)
@@ -371,12 +426,12 @@ def _ldrd_body():
 
 
 def _strd_body():
-    index, cls = _ids("strd")
+    index, cls, cat = _ids("strd")
 
     def op(m, address, lo, hi):
-        issue(m, index, cls)
+        block = issue(m, index, cls, cat)
         region, at = locate(m, address, 8, index)
-        _traffic(m, region, 3, 2, 8)
+        _traffic(m, block, region, 3, 2, 8)
         _write_le(m.mem, at, 4, lo)
         _write_le(m.mem, at + 4, 4, hi)
     return op
@@ -389,22 +444,22 @@ strd = _register("strd", "strd", _strd_body())
 def _ldm_body(words):
     """LDM Rn, {`words` registers}: consecutive words from `address` up, one beat each.
     (Numba needs a fixed tuple size, hence one op per register count.)"""
-    index, cls = _ids("ldm")
+    index, cls, cat = _ids("ldm")
 
     def op2(m, address):
-        issue(m, index, cls)
+        block = issue(m, index, cls, cat)
         region, at = locate(m, address, 8, index)
-        _traffic(m, region, 0, 2, 8)
+        _traffic(m, block, region, 0, 2, 8)
         _record(m, region, address, 8)
-        m.st[MULTIPLE_BEATS] += 2
+        m.st[block + MULTIPLE_BEATS] += 2
         return isa.s32(_read_le(m.mem, at, 4)), isa.s32(_read_le(m.mem, at + 4, 4))
 
     def op4(m, address):
-        issue(m, index, cls)
+        block = issue(m, index, cls, cat)
         region, at = locate(m, address, 16, index)
-        _traffic(m, region, 0, 4, 16)
+        _traffic(m, block, region, 0, 4, 16)
         _record(m, region, address, 16)
-        m.st[MULTIPLE_BEATS] += 4
+        m.st[block + MULTIPLE_BEATS] += 4
         mem = m.mem
         return (isa.s32(_read_le(mem, at, 4)), isa.s32(_read_le(mem, at + 4, 4)),
                 isa.s32(_read_le(mem, at + 8, 4)), isa.s32(_read_le(mem, at + 12, 4)))
@@ -413,21 +468,21 @@ def _ldm_body(words):
 
 def _stm_body(words):
     """STM Rn, {`words` registers}: the values to consecutive words from `address` up."""
-    index, cls = _ids("stm")
+    index, cls, cat = _ids("stm")
 
     def op2(m, address, v0, v1):
-        issue(m, index, cls)
+        block = issue(m, index, cls, cat)
         region, at = locate(m, address, 8, index)
-        _traffic(m, region, 3, 2, 8)
-        m.st[MULTIPLE_BEATS] += 2
+        _traffic(m, block, region, 3, 2, 8)
+        m.st[block + MULTIPLE_BEATS] += 2
         _write_le(m.mem, at, 4, v0)
         _write_le(m.mem, at + 4, 4, v1)
 
     def op4(m, address, v0, v1, v2, v3):
-        issue(m, index, cls)
+        block = issue(m, index, cls, cat)
         region, at = locate(m, address, 16, index)
-        _traffic(m, region, 3, 4, 16)
-        m.st[MULTIPLE_BEATS] += 4
+        _traffic(m, block, region, 3, 4, 16)
+        m.st[block + MULTIPLE_BEATS] += 4
         _write_le(m.mem, at, 4, v0)
         _write_le(m.mem, at + 4, 4, v1)
         _write_le(m.mem, at + 8, 4, v2)
@@ -444,13 +499,13 @@ stm4 = _register("stm4", "stm", _stm_body(4))    # STM Rn(!), {Rt, Rt2, Rt3, Rt4
 def _stack(mnemonic, returns):
     """PUSH/POP of a function's frame: `registers` words to or from the stack; a POP that
     loads PC is a return (a taken branch)."""
-    index, cls = _ids(mnemonic)
+    index, cls, cat = _ids(mnemonic)
 
     def op(m, registers):
-        issue(m, index, cls)
-        m.st[STACK_BEATS] += registers
+        block = issue(m, index, cls, cat)
+        m.st[block + STACK_BEATS] += registers
         if returns:
-            m.st[TAKEN] += 1
+            m.st[block + TAKEN] += 1
     return op
 
 
@@ -462,15 +517,15 @@ pop_pc = _register("pop_pc", "pop", _stack("pop", True))
 # --- branches ----------------------------------------------------------------------------
 
 def _branch(mnemonic, always_taken):
-    index, cls = _ids(mnemonic)
+    index, cls, cat = _ids(mnemonic)
     if always_taken:
         def op(m):
-            issue(m, index, cls)
-            m.st[TAKEN] += 1
+            block = issue(m, index, cls, cat)
+            m.st[block + TAKEN] += 1
     else:
         def op(m, taken):
-            issue(m, index, cls)
-            m.st[TAKEN] += taken
+            block = issue(m, index, cls, cat)
+            m.st[block + TAKEN] += taken
     return _register(mnemonic, mnemonic, op)
 
 
@@ -490,10 +545,10 @@ def _stack_slot(mnemonic, name):
     of a call) or a register spilled by the compiler.  The value lives in the kernel's
     Python variable; only the instruction's issue slot is counted (the stack is not one
     of the machine's memory regions)."""
-    index, cls = _ids(mnemonic)
+    index, cls, cat = _ids(mnemonic, name)
 
     def op(m):
-        issue(m, index, cls)
+        issue(m, index, cls, cat)
     return _register(name, mnemonic, op)
 
 
@@ -515,11 +570,11 @@ ldr_lit = _stack_slot("ldr", "ldr_lit")     # LDR Rt, [pc, #imm]: a constant fro
 def _fitted(name):
     """``fitted_<name>(m)``: op `name`'s issue slot, also counted as fitted."""
     mnemonic = OPS[name].mnemonic
-    index, cls = _ids(mnemonic)
+    index, cls, cat = _ids(mnemonic, "fitted_" + name)
 
     def op(m):
-        issue(m, index, cls)
-        m.st[FITTED + index] += 1
+        block = issue(m, index, cls, cat)
+        m.st[block + FITTED + index] += 1
     return _register("fitted_" + name, mnemonic, op, fitted=True)
 
 

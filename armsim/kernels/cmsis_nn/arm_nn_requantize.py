@@ -7,18 +7,24 @@
 
 arm_nn_doubling_high_mult_no_sat adds the 64-bit product to 1 << 30 (one SMLAL) and takes
 bits [62:31]; arm_nn_divide_by_power_of_two rounds half away from zero.  Both are
-__STATIC_FORCEINLINE, so they are inlined into every kernel that requantizes.
+__STATIC_FORCEINLINE, so they are inlined into every kernel that requantizes.  Their
+instructions count in the REQUANTIZE code region (the "requantize" stage), wherever a
+kernel calls them from.
 """
 from armsim.cpu.kernel import kernel
-from armsim.cpu.ops import add, and_, asr, bic, cmp, it, lsl, lsr, mov, orr, rsb, smlal, sub
+from armsim.cpu.ops import (REQUANTIZE, add, and_, asr, bic, cmp, enter_region, it, leave_region,
+                            lsl, lsr, mov, orr, rsb, smlal, sub)
 
 
 @kernel(inline=True)
 def arm_nn_doubling_high_mult_no_sat(m, m1, m2):
+    region = enter_region(m, REQUANTIZE)
     lo = mov(m, 1 << 30)                     # mult.word.low = 1 << 30;
     hi = mov(m, 0)                           # mult.word.high = 0;
     lo, hi = smlal(m, lo, hi, m1, m2)        # mult.long_long += (int64_t)m1 * m2;
-    return orr(m, lsr(m, lo, 31), hi << 1)   # result = (int32_t)(mult.long_long >> 31);  (ORR Rd, Rn, Rm, LSL #1)
+    result = orr(m, lsr(m, lo, 31), hi << 1)  # result = (int32_t)(mult.long_long >> 31);  (ORR Rd, Rn, Rm, LSL #1)
+    leave_region(m, region)
+    return result
 
 
 @kernel(inline=True)
@@ -40,17 +46,21 @@ def round_half_away(m, result, remainder, threshold):
 
 @kernel(inline=True)
 def arm_nn_divide_by_power_of_two(m, dividend, exponent):
+    region = enter_region(m, REQUANTIZE)
     one = mov(m, 1)
     remainder_mask = sub(m, lsl(m, one, exponent), 1)   # (1 << exponent) - 1
     remainder = and_(m, remainder_mask, dividend)       # remainder_mask & dividend
     result = asr(m, dividend, exponent)                 # dividend >> exponent
     threshold = asr(m, remainder_mask, 1)               # remainder_mask >> 1
-    return round_half_away(m, result, remainder, threshold)
+    result = round_half_away(m, result, remainder, threshold)
+    leave_region(m, region)
+    return result
 
 
 @kernel(inline=True)
 def split_shift(m, shift):
     """(left_shift, right_shift) of arm_nn_requantize."""
+    region = enter_region(m, REQUANTIZE)
     left_shift = bic(m, shift, shift >> 31)             # shift > 0 ? shift : 0  (BIC Rd, Rs, Rs, ASR #31)
     right_shift = rsb(m, shift, 0)                      # -shift ...
     cmp(m, shift, 0)
@@ -60,6 +70,7 @@ def split_shift(m, shift):
     it(m, 0)
     if shift > 0:
         right_shift = mov(m, 0)                         # ... or 0 when shift > 0
+    leave_region(m, region)
     return left_shift, right_shift
 
 

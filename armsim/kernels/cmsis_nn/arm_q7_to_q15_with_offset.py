@@ -13,12 +13,14 @@ instructions per call (conv cases: block sizes 24, 27 and 144); dsp_O2 103 per c
 block_size 32 (dw5x5_10x10x32_m1_p2).
 """
 from armsim.cpu.kernel import kernel
-from armsim.cpu.ops import (add, and_, asr, bcc, bx, cmp, ldr, ldrsb, mov, pkhbt, pkhtb, pop_pc,
-                            push, ror, str_, strh, sub, sxtab16)
+from armsim.cpu.ops import (IM2COL, add, and_, asr, bcc, bx, cmp, enter_region, ldr, ldrsb,
+                            leave_region, mov, pkhbt, pkhtb, pop_pc, push, ror, str_, strh, sub,
+                            sxtab16)
 
 
 @kernel
 def arm_q7_to_q15_with_offset(m, src, dst, block_size, offset):
+    region = enter_region(m, IM2COL)                      # input widening (see cpu.machine)
     if m.dsp:
         push(m, 4)
         block_cnt = asr(m, block_size, 2)                 # block_cnt = block_size >> 2;  (ASRS: sets flags)
@@ -50,6 +52,7 @@ def arm_q7_to_q15_with_offset(m, src, dst, block_size, offset):
             block_cnt = sub(m, block_cnt, 1)              # block_cnt--;
             bcc(m, block_cnt > 0)
         pop_pc(m, 4)
+        leave_region(m, region)
     else:
         block_cnt = block_size                            # block_cnt = block_size;
         cmp(m, block_cnt, 0)                              # while (block_cnt > 0)
@@ -67,3 +70,4 @@ def arm_q7_to_q15_with_offset(m, src, dst, block_size, offset):
             block_cnt -= 1                                # (the end-pointer compare counts)
             bcc(m, block_cnt > 0)
         bx(m)
+        leave_region(m, region)

@@ -13,12 +13,14 @@ conv3x3_16x16x3_o8_s1_p1): 9 instructions per step of four, 15 per call (13 here
 value plus 2 to enter that loop.
 """
 from armsim.cpu.kernel import kernel
-from armsim.cpu.ops import (add, and_, asr, bcc, cmp, ldr, ldrsb, lsl, pkhbt, pop_pc, push, ror,
-                            str_, strh, sub, sxtab16, sxth)
+from armsim.cpu.ops import (IM2COL, add, and_, asr, bcc, cmp, enter_region, ldr, ldrsb,
+                            leave_region, lsl, pkhbt, pop_pc, push, ror, str_, strh, sub, sxtab16,
+                            sxth)
 
 
 @kernel
 def arm_s8_to_s16_unordered_with_offset(m, src, dst, block_size, offset):
+    region = enter_region(m, IM2COL)                      # input widening (see cpu.machine)
     push(m, 3)                                            # push {r4, r5, lr}
     offset = sxth(m, offset, 0)                           # (int16_t)offset
     block_cnt = asr(m, block_size, 2)                     # int32_t block_cnt = block_size >> 2;
@@ -56,3 +58,4 @@ def arm_s8_to_s16_unordered_with_offset(m, src, dst, block_size, offset):
         cmp(m, src, end)
         bcc(m, block_cnt > 0)
     pop_pc(m, 3)
+    leave_region(m, region)

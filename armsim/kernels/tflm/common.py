@@ -26,8 +26,9 @@ product paths -- the latter adds the nudge 0xC0000001 from a literal pool and, w
 sum is still negative, 0x7FFFFFFF for the division toward zero).
 """
 from armsim.cpu.kernel import kernel
-from armsim.cpu.ops import (add, adc, and_, asr, b, bcc, bic, carry_of_add, cmp, it, ldr_sp, lsl,
-                        lsr, mov, mvn, orr, pop_pc, push, rsb, sbc, smull, ubfx)
+from armsim.cpu.ops import (REQUANTIZE, add, adc, and_, asr, b, bcc, bic, carry_of_add, cmp,
+                            enter_region, it, ldr_sp, leave_region, lsl, lsr, mov, mvn, orr,
+                            pop_pc, push, rsb, sbc, smull, ubfx)
 
 MBQM = "tflite::MultiplyByQuantizedMultiplier"
 
@@ -36,7 +37,8 @@ INT32_MIN = -(2**31)
 
 @kernel(inline=True)
 def MultiplyByQuantizedMultiplier(m, x, quantized_multiplier, shift):
-    """The callee body (the caller issues the BL)."""
+    """The callee body (the caller issues the BL), in the REQUANTIZE code region."""
+    region = enter_region(m, REQUANTIZE)
     cmp(m, shift, 0)
     push(m, 2)                                          # push {r4, lr}
     left_shift = bic(m, shift, shift >> 31)             # shift > 0 ? shift : 0
@@ -98,4 +100,5 @@ def MultiplyByQuantizedMultiplier(m, x, quantized_multiplier, shift):
     if remainder > half:
         result = add(m, result, 1)
     pop_pc(m, 2)
+    leave_region(m, region)
     return result

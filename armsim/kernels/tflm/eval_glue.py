@@ -16,6 +16,7 @@ inside a block is a model (loads from the op's structs, stores, moves/adds, a co
 branch, push/pop frame); the call structure (which functions run, how many times, how
 many dims each shape copies through newlib's memcpy) follows the Eval code.
 """
+from armsim.cpu import machine
 from armsim.cpu.kernel import kernel, run
 from armsim.cpu.ops import (bl, fitted_add, fitted_bcc, fitted_cmp, fitted_ldr_sp, fitted_mov,
                             fitted_str_sp, pop_pc, push)
@@ -85,6 +86,15 @@ def run_glue(m, op, glue, dims_of_shapes, scratch_sram, m4_build, tracer=None, n
     Returns the glue function names executed."""
     if glue is None:
         return []
+    previous = int(m.st[machine.STAGE])
+    m.st[machine.STAGE] = machine.region_start("glue")     # the "TFLM Eval glue" stage
+    try:
+        return _run_glue(m, op, glue, dims_of_shapes, scratch_sram, m4_build, tracer, n_inputs)
+    finally:
+        m.st[machine.STAGE] = previous
+
+
+def _run_glue(m, op, glue, dims_of_shapes, scratch_sram, m4_build, tracer, n_inputs):
     body = glue.body[0 if m4_build else 1]
     n_in, n_out, n_shapes, n_scratch = glue.calls
     if glue.shapes_per_input and n_inputs:      # one input access and shape per input

@@ -1,0 +1,78 @@
+"""Cycles by stage (issue 13 item 2): every instruction counts in one stage block of the
+machine (code region x op category), each block is priced by the core's own terms, and the
+stages of an op add up to its cycles exactly on every op of the shared models."""
+import json
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+from armsim import api, profiler
+from armsim.cli.main import main
+from armsim.cpu import cores, machine
+
+from conftest import SHARED
+
+MODELS = ("kws", "vww", "ic", "ad")
+
+
+@pytest.mark.parametrize("path", ["simd", "scalar", "reference"])
+@pytest.mark.parametrize("name", MODELS)
+def test_stages_sum_to_each_ops_cycles(name, path):
+    model = api.load_model(str(SHARED / "models" / name / "model.tflite"))
+    prof = profiler.run(model, path)
+    for o in prof.ops:
+        if not o.simulated:
+            continue
+        assert set(o.stages) <= set(machine.STAGES), o.stages    # all split: nothing left over
+        assert sum(r["cycles"] for r in o.stages.values()) == o.cycles, (o.index, o.op)
+        assert sum(r["instructions"] for r in o.stages.values()) == o.instructions
+
+
+def test_conv_stages_name_where_the_cycles_go():
+    """The example's im2col convolution: MACs, im2col, requantize and calibrated traffic are
+    all there, and the DSP build spends fewer cycles on MACs than the plain-C one."""
+    model = api.load_model(None)
+    simd, scalar = (profiler.run(model, p).ops[0] for p in ("simd", "scalar"))
+    assert "arm_convolve_s8" in simd.kernel
+    for stage in ("mac", "im2col", "requantize", "calibrated", "glue", "loads"):
+        assert simd.stages[stage]["cycles"] > 0, stage
+    assert simd.stages["unpack"]["cycles"] > 0                   # SXTB16 / SXTAB16 / PKHBT
+    assert simd.stages["mac"]["cycles"] < scalar.stages["mac"]["cycles"]
+    # requantize: one arm_nn_requantize per output, the same work on both paths
+    assert simd.stages["requantize"] == scalar.stages["requantize"]
+
+
+def test_board_memory_is_its_own_row():
+    """A board's data cache prices the whole load trace: not split, but still summed."""
+    from armsim import boards
+    model = api.load_model(None)
+    config = boards.configure("nucleo-f767zi")
+    prof = profiler.run(model, "simd", core=config.core, clock_mhz=config.clock_mhz,
+                        board=config)
+    for o in prof.ops:
+        assert sum(r["cycles"] for r in o.stages.values()) == o.cycles
+    assert any(cores.NOT_SPLIT in o.stages for o in prof.ops)
+
+
+def test_stage_blocks_partition_the_counters():
+    """The whole-run counters are the sum of the stage blocks, and a block's instructions
+    are the stage's."""
+    model = api.load_model(None)
+    step = __import__("armsim.prepare", fromlist=["prepare"]).prepare(model)[0]
+    values = {t.index: x for t, x in zip(model.input_tensors(), profiler.random_inputs(model))}
+    m, names, _, _ = profiler.run_step(step, values, "simd")
+    blocks = machine.blocks(m)
+    assert np.array_equal(machine.totals(m), blocks.sum(axis=0))
+    stages = cores.stage_breakdown(m, "cortex-m4", 0, names)
+    assert sum(r["instructions"] for r in stages.values()) == sum(machine.counts(m).values())
+
+
+def test_profile_stages_view_and_json(tmp_path):
+    out = tmp_path / "p.json"
+    result = CliRunner().invoke(main, ["profile", "--stages", "--json", str(out)])
+    assert result.exit_code == 0, result.output
+    assert "cycles by stage" in result.output and "im2col" in result.output
+    data = json.loads(out.read_text())
+    for op in data["ops"]:
+        assert sum(r["cycles"] for r in op["stages"].values()) == op["cycles"]
