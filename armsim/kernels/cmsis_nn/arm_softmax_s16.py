@@ -12,15 +12,17 @@ output = ((cached * one_by_one) >> (30 - headroom) + 1) >> 1.  No ARM_MATH_DSP c
 C: gcc uses SMULBB / SMLABB for the int16 products on the DSP build, SXTH + MUL on the M3.
 
 Calibration (../shared/reference/softmax_s16_4x32, gcc -O2; 6354 dsp_O2 / 6344 scalar_O2
-instructions, all inside arm_softmax_s16): the loops follow the C; the per-column stack
-reloads of the exp pass (the LUT pointer, mult, shift and the row's maximum do not stay in
-registers; 3 on the DSP build, 1 on the M3 one, where ldr is 433 vs 177 in the measured
-histograms) and the per-row spill traffic are FITTED to those totals and marked "fitted".
+instructions, all inside arm_softmax_s16; armsim 6347 / 6355): the loops follow the C, the
+requantization's shift-only part is hoisted out of the loops as gcc does.  FITTED to that
+case's totals and histograms, each marked "fitted": the per-column stack reloads of the exp
+pass (3 on the DSP build, 1 on the M3: ldr 433 vs 177 measured), the per-row spill traffic,
+the rounding's sign test folded into the threshold (cmp / it counts) and the upper clamp
+compiled as a branch (the it / bcc split and the failed IT slots: 297 measured).
 """
 from armsim.cpu.kernel import kernel
-from armsim.cpu.ops import (add, and_, asr, bcc, cbz, clz, cmp, it, ldr_sp, ldrh, ldrsh, mov,
-                            mul, pop_pc, push, rsb, sbfx, smlabb, smulbb, str_sp, strh, sub,
-                            sxth, uxth, lsl)
+from armsim.cpu.ops import (add, and_, asr, bcc, cbz, clz, cmp, it, ldr_sp, ldrh, ldrsh, lsl,
+                            mov, mul, pop_pc, push, rsb, sbfx, smlabb, smulbb, str_sp, strh, sub,
+                            sxth, uxth)
 from armsim.kernels.minmax import max_lt
 
 from .arm_nn_requantize import arm_nn_doubling_high_mult_no_sat

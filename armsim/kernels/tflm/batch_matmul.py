@@ -224,10 +224,10 @@ def run_batch_matmul(m, case, lhs, rhs, out, tracer=None):
     bd = [kl[x] if kl[x] == kr[x] else (kr[x] if kl[x] == 1 else kl[x]) for x in range(3)]
     fc = case["bmm_params"]["fc_params"]
     q = case["quant_params"]
-    run(batch_matmul_s16 if _is_s16(case) else batch_matmul, m, rhs, lhs, out, *bd, *(_extent(kl, x) for x in range(3)),
-        *(_extent(kr, x) for x in range(3)), kl[3], kr[4], kl[4], fc["input_offset"],
-        fc["filter_offset"], fc["output_offset"], q["multiplier"], q["shift"],
-        fc["activation"]["min"], fc["activation"]["max"], tracer=tracer)
+    run(batch_matmul_s16 if _is_s16(case) else batch_matmul, m, rhs, lhs, out, *bd,
+        *(_extent(kl, x) for x in range(3)), *(_extent(kr, x) for x in range(3)), kl[3], kr[4],
+        kl[4], fc["input_offset"], fc["filter_offset"], fc["output_offset"], q["multiplier"],
+        q["shift"], fc["activation"]["min"], fc["activation"]["max"], tracer=tracer)
     return [NAME_S16, MBQM64] if _is_s16(case) else [NAME, MBQM]
 
 
@@ -245,7 +245,8 @@ def eval_transposes(m, case, addr, tracer=None):
             shape = t[which + "_shape"]
             perm = list(range(len(shape) - 2)) + [len(shape) - 1, len(shape) - 2]
             chain = chain or ["TransposeRowsColumns"]
-            run_transpose(m, shape, perm, addr[field], addr[buf], tracer, 2 if _is_s16(case) else 1)
+            run_transpose(m, shape, perm, addr[field], addr[buf], tracer,
+                          2 if _is_s16(case) else 1)
             if which == "rhs":
                 rhs = addr[buf]
             else:

@@ -29,7 +29,7 @@ import math
 import numpy as np
 
 from armsim.cpu.kernel import kernel, run
-from armsim.cpu.ops import (adc, add, and_, asr, bcc, bl, carry_of_add, clz, cmp, it, ldr_sp,
+from armsim.cpu.ops import (adc, add, and_, asr, bcc, bl, carry_of_add, clz, cmp, ldr_sp,
                             ldrsh, lsl, lsr, mov, mul, mvn, orr, pop_pc, push, rsb,
                             smull, str_sp, strh, sub, sxth, uxth)
 from armsim.kernels.minmax import max_lt, min_ge
@@ -177,7 +177,7 @@ def SoftmaxInt16(m, input_multiplier, input_left_shift, exp_lut, one_over_one_pl
             carry = carry_of_add(lo, rnd)
             lo = add(m, lo, rnd)                        # + round
             hi = adc(m, hi, rnd_hi, carry)
-            result = orr(m, lsr(m, lo, right_shift), lsl(m, hi, 32 - right_shift))   # >> right_shift
+            result = orr(m, lsr(m, lo, right_shift), lsl(m, hi, 32 - right_shift))  # >> shift
             result = max_lt(m, result, 0)               # std::max(result, 0)
             result = min_ge(m, result, 32767)           # std::min(..., 32767)
             strh(m, row_out + 2 * c, result)
