@@ -197,3 +197,14 @@ def test_batch_matmul_s16_refusals_are_one_line_as_tflm(bad):
     with pytest.raises(Exception):
         tflm_outputs(data, [np.zeros((2, 3, 4), np.int16),
                             np.zeros((2, 4, 5), np.int8 if bad == "mixed_types" else np.int16)])
+
+
+def test_trace_cli_runs_an_int16_vector():
+    """`armsim trace CASE.json` compares an int16 output with output_ref as int16 (it read
+    output_ref as int8 and failed with an OverflowError traceback)."""
+    from click.testing import CliRunner
+
+    from armsim.cli.main import main
+    r = CliRunner().invoke(main, ["trace", str(VECTORS / "softmax_s16.json"), "--max-lines", "5"])
+    assert r.exit_code == 0, r.output
+    assert "output (int16, 30 values)" in r.output and "output_ref: yes" in r.output
