@@ -86,6 +86,15 @@ def _softmax_s16_model():
     return g
 
 
+def _fc_softmax_s16_model():
+    """A 16x8 classifier head: FULLY_CONNECTED (int16 activations) into the int16 SOFTMAX."""
+    g = modelgen.Graph(seed=6)
+    x = g.input((2, 24), scale=0.001, zero_point=0, dtype="int16")
+    y = g.fully_connected(x, 10)
+    g.output(g.softmax(y, beta=1.0 / (g.quant(y)[0] * 10000)))   # logits' std ~10000 steps
+    return g
+
+
 def _softmax_s8_s16_model():
     g = modelgen.Graph(seed=2)
     x = g.input((3, 10), scale=0.06, zero_point=-5)
@@ -109,6 +118,7 @@ def _bmm_s16_model(adj_x=False, adj_y=False, constant_rhs=False):
 
 MODELS = {
     "softmax_s16": (_softmax_s16_model, "arm_softmax_s16", "SoftmaxInt16"),
+    "fc_softmax_s16": (_fc_softmax_s16_model, "arm_softmax_s16", "SoftmaxInt16"),
     "softmax_s8_s16": (_softmax_s8_s16_model, "arm_softmax_s8_s16",
                        "Softmax<signed char, short>"),
     "bmm_s16": (_bmm_s16_model, "arm_batch_matmul_s16", "BatchMatMul<int16_t, int64_t>"),
@@ -136,7 +146,7 @@ def test_model_bit_exact_vs_tflite_micro(name):
         np.testing.assert_array_equal(prof.outputs[0], want, err_msg=path)
         assert all(o.simulated for o in prof.ops)
         kernel = cmsis_kernel if path != "reference" else reference_kernel
-        assert kernel in prof.ops[0].kernel, (path, prof.ops[0].kernel)
+        assert kernel in prof.ops[-1].kernel, (path, prof.ops[-1].kernel)
 
 
 def test_arena_holds_the_luts_and_int16_tensors():
