@@ -218,3 +218,57 @@ def test_trace_cli_runs_an_int16_vector():
     r = CliRunner().invoke(main, ["trace", str(VECTORS / "softmax_s16.json"), "--max-lines", "5"])
     assert r.exit_code == 0, r.output
     assert "output (int16, 30 values)" in r.output and "output_ref: yes" in r.output
+
+
+# --- kernel level: seeded random cases against the numpy oracles ---------------------------
+
+def _random_softmax_s16(seed):
+    from armsim.kernels.tflm.quantization_util import quantize_multiplier
+    rng = np.random.default_rng(seed)
+    rows, size = int(rng.integers(1, 4)), int(rng.integers(1, 40))
+    spread = int(rng.choice([100, 3000, 32767]))
+    mult, shift = quantize_multiplier(float(rng.uniform(0.0001, 0.01)) * 65535 / 10)
+    exp_lut, recip_lut = softmax_luts()
+    return {"case": f"random_{seed}", "family": "softmax_s16", "num_rows": rows,
+            "row_size": size, "mult": mult, "shift": shift, "exp_lut": exp_lut.tolist(),
+            "one_by_one_lut": recip_lut.tolist(),
+            "input": rng.integers(-spread, spread + 1, rows * size).tolist()}
+
+
+def _random_bmm_s16(seed):
+    rng = np.random.default_rng(seed)
+    n, h = int(rng.integers(1, 3)), int(rng.integers(1, 3))
+    rows, cols, depth = (int(v) for v in rng.integers(1, 8, 3))
+    lhs_n, rhs_h = (1 if rng.random() < 0.3 else n), (1 if rng.random() < 0.3 else h)
+    return {"case": f"random_{seed}", "family": "batch_matmul_s16",
+            "bmm_params": {"adj_x": False, "adj_y": False, "fc_params": {
+                "input_offset": 0, "filter_offset": 0, "output_offset": 0,
+                "activation": {"min": -32768, "max": 32767}}},
+            "quant_params": {"multiplier": int(rng.integers(1 << 30, (1 << 31) - 1)),
+                             "shift": int(rng.integers(-22, -12))},
+            "input_lhs_dims": {"n": lhs_n, "h": h, "w": rows, "c": depth},
+            "input_rhs_dims": {"n": n, "h": rhs_h, "w": cols, "c": depth},
+            "output_dims": {"n": n, "h": h, "w": rows, "c": cols},
+            "input": rng.integers(-32768, 32768, lhs_n * h * rows * depth).tolist(),
+            "input2": rng.integers(-32768, 32768, n * rhs_h * cols * depth).tolist()}
+
+
+def _random_softmax_s8_s16(seed):
+    """The vector's scaling (mult, shift, diff_min) over random rows of int8 values."""
+    rng = np.random.default_rng(seed)
+    case = load_case(VECTORS / "softmax_s8_s16.json")
+    rows, size = int(rng.integers(1, 4)), int(rng.integers(1, 30))
+    spread = int(rng.choice([3, 40, 128]))
+    case.pop("output_ref")
+    return dict(case, case=f"random_{seed}", num_rows=rows, row_size=size,
+                input=rng.integers(-spread, spread, rows * size).tolist())
+
+
+@pytest.mark.parametrize("seed", range(6))
+@pytest.mark.parametrize("make", [_random_softmax_s16, _random_softmax_s8_s16, _random_bmm_s16],
+                         ids=["softmax_s16", "softmax_s8_s16", "batch_matmul_s16"])
+def test_random_cases_equal_the_oracle_on_every_path(make, seed):
+    case = make(seed)
+    want = oracle(case)
+    for path in PATHS:
+        np.testing.assert_array_equal(run_case(case, path).output, want, err_msg=path)
