@@ -37,10 +37,10 @@ def arm_batch_matmul_s16(m, activation_min, activation_max, multiplier, shift, l
     rhs_cols = rhs_c                                       # input_rhs_dims->c
     lhs_size = mul(m, lhs_rows, rhs_cols)                  # lhs_rows * rhs_cols
     rhs_size = mul(m, rhs_rows, rhs_cols)                  # rhs_rows * rhs_cols
-    cmp(m, lhs_h, rhs_h)                                   # inner_lhs_diff = lhs h >= rhs h ? 0 : ...
+    cmp(m, lhs_h, rhs_h)                                   # inner_lhs_diff: lhs h >= rhs h ? 0 : ..
     bcc(m, lhs_h >= rhs_h)
     inner_lhs_diff = 0 if lhs_h >= rhs_h else lhs_size
-    cmp(m, rhs_h, lhs_h)                                   # inner_rhs_diff = rhs h >= lhs h ? ... : 0
+    cmp(m, rhs_h, lhs_h)                                   # inner_rhs_diff: rhs h >= lhs h ? ..: 0
     bcc(m, rhs_h >= lhs_h)
     inner_rhs_diff = rhs_size if rhs_h >= lhs_h else 0
     cmp(m, lhs_n, rhs_n)                                   # outer_lhs_diff
