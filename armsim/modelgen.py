@@ -326,9 +326,17 @@ class Graph:
         return self._pool(_BO.MAX_POOL_2D, x, pool, stride, padding, activation,
                           name or f"max_pool2d_{len(self.ops)}")
 
-    def softmax(self, x, beta=1.0, name=None):
-        """SOFTMAX; int8 output quantized with scale 1/256, zero point -128 (TFLM requires)."""
-        y = self._activation_out(self.shape(x), 1.0 / 256, -128, name)
+    def softmax(self, x, beta=1.0, out_dtype=None, name=None):
+        """SOFTMAX with the output quantization TFLM requires: int8 scale 1/256, zero point
+        -128; int16 (an int16 input, or `out_dtype="int16"` for int8 -> int16) scale 1/32768,
+        zero point 0, or from int8 scale 1/65536, zero point -32768."""
+        out_dtype = out_dtype or self.tensors[x].dtype
+        if out_dtype == "int16":
+            int8_in = self.tensors[x].dtype == "int8"
+            y = self.tensor(self.shape(x), "int16", 1.0 / (65536 if int8_in else 32768),
+                            -32768 if int8_in else 0, name=name)
+        else:
+            y = self._activation_out(self.shape(x), 1.0 / 256, -128, name)
         opts = (tflite.SoftmaxOptionsStart, [(tflite.SoftmaxOptionsAddBeta, float(beta))],
                 tflite.SoftmaxOptionsEnd)
         return self._op(_BO.SOFTMAX, [x], [y], _OPT.SoftmaxOptions, opts)
@@ -477,8 +485,9 @@ class Graph:
 
     def batch_matmul(self, lhs, rhs, adj_x=False, adj_y=False, out_scale=None,
                      out_zero_point=0, name=None):
-        """BATCH_MATMUL of int8 lhs and rhs (either may be a constant from `tensor`); batch
-        dimensions broadcast; `adj_x`/`adj_y` transpose the last two dims of lhs / rhs."""
+        """BATCH_MATMUL of int8 or int16 lhs and rhs (either may be a constant from `tensor`;
+        the output takes lhs's type); batch dimensions broadcast; `adj_x`/`adj_y` transpose
+        the last two dims of lhs / rhs."""
         name = name or f"batch_matmul_{len(self.ops)}"
         sl, sr = self.shape(lhs), self.shape(rhs)
         rows = sl[-1] if adj_x else sl[-2]
@@ -491,9 +500,14 @@ class Graph:
             batch = tuple(np.broadcast_shapes(sl[:-2], sr[:-2]))
         except ValueError:
             raise ModelGenError(f"{name}: batch dims of {sl} and {sr} do not broadcast") from None
-        if out_scale is None:
-            out_scale = self.quant(lhs)[0] * self.quant(rhs)[0] * 74 * 74 * math.sqrt(depth) / 40
-        y = self._activation_out(batch + (rows, cols), out_scale, out_zero_point, name)
+        if out_scale is None:      # random operands' std: int8 ~74, int16 ~18900
+            if self.tensors[lhs].dtype == "int16":
+                out_scale = (self.quant(lhs)[0] * self.quant(rhs)[0] * 18900 * 18900
+                             * math.sqrt(depth) / 10000)
+            else:
+                out_scale = (self.quant(lhs)[0] * self.quant(rhs)[0] * 74 * 74
+                             * math.sqrt(depth) / 40)
+        y = self._activation_out(batch + (rows, cols), out_scale, out_zero_point, name, like=lhs)
         opts = (tflite.BatchMatMulOptionsStart, [(tflite.BatchMatMulOptionsAddAdjX, bool(adj_x)),
                                                  (tflite.BatchMatMulOptionsAddAdjY, bool(adj_y))],
                 tflite.BatchMatMulOptionsEnd)

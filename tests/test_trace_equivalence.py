@@ -125,7 +125,17 @@ CASES = shared_cases(VECTORS)
 
 
 def _reduced(case):
-    """The same convolution with one batch and one output channel (same dispatch)."""
+    """The same convolution with one batch and one output channel (same dispatch); a batch
+    matmul with one output batch and height (its first lhs and rhs matrices)."""
+    if case["family"] in ("batch_matmul", "batch_matmul_s16"):
+        one = {"n": 1, "h": 1}
+        lhs, rhs = dict(case["input_lhs_dims"], **one), dict(case["input_rhs_dims"], **one)
+        small = dict(case, input_lhs_dims=lhs, input_rhs_dims=rhs,
+                     output_dims=dict(case["output_dims"], **one),
+                     input=case["input"][:lhs["w"] * lhs["c"]],
+                     input2=case["input2"][:rhs["w"] * rhs["c"]])
+        small.pop("output_ref", None)
+        return small
     assert case["family"] in ("conv", "transpose_conv") and case.get("groups", 1) == 1, \
         case["case"]
     small = dict(case, input_dims=dict(case["input_dims"], n=1),

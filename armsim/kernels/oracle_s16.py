@@ -83,3 +83,65 @@ def depthwise_conv_s16(case):
     acc += _bias(case, oc)
     y = requantize_s64(acc, case["output_mult"], case["output_shift"]) + p["output_offset"]
     return _clamp16(y, p["activation"]["min"], p["activation"]["max"]).ravel()
+
+
+# --- SOFTMAX int16 / int8 -> int16, BATCH_MATMUL int16 --------------------------------------
+
+def _clz32(x):
+    from armsim.kernels.oracle import _clz32 as clz
+    return clz(x)
+
+
+def _lut_lookup(value, lut):
+    """TFLite's LUTLookup(int16_t, const int16_t*): 9-bit index, 7-bit linear interpolation."""
+    value = np.asarray(value, np.int64)
+    lut = np.asarray(lut, np.int64)
+    index = 256 + (value >> 7)
+    base = lut[index]
+    slope = (lut[index + 1] - base).astype(np.int16).astype(np.int64)
+    return (base + ((slope * (value & 0x7F) + 64) >> 7)).astype(np.int16).astype(np.int64)
+
+
+def softmax_s16(case):
+    """reference_ops::SoftmaxInt16 with the case's exp / 1/(1 + x) LUTs, row by row."""
+    x = np.asarray(case["input"], np.int64).reshape(case["num_rows"], case["row_size"])
+    diff = x - x.max(axis=1, keepdims=True)
+    scaled = requantize(diff, case["mult"], case["shift"])
+    exps = _lut_lookup(np.clip(scaled + 32767, -32768, 32767), case["exp_lut"])
+    total = exps.sum(axis=1, keepdims=True)
+    headroom_plus_one = _clz32(total)                  # CountLeadingZeros((uint32_t)sum)
+    shifted = ((total << (headroom_plus_one - 1)) + (1 << 13)) >> 14
+    sym = np.clip(shifted - ((1 << 15) + (1 << 16)), -32768, 32767)
+    recip = _lut_lookup(sym, case["one_by_one_lut"])
+    right_shift = 31 - headroom_plus_one
+    y = (exps * recip + (np.int64(1) << (right_shift - 1))) >> right_shift
+    return np.clip(y, 0, 32767).astype(np.int16).ravel()
+
+
+def softmax_s8_s16(case):
+    """reference_ops::Softmax<int8_t, int16_t>: the int8 softmax of `oracle.softmax` with 16
+    output bits (exponent 12 - headroom + 31 - 16, zero point -32768)."""
+    from armsim.kernels.oracle import (_clz32, _exp_on_negative_values, _one_over_one_plus_x,
+                                       rdbpot, srdhm)
+    x = np.asarray(case["input"], np.int64).reshape(case["num_rows"], case["row_size"])
+    diff = x - x.max(axis=1, keepdims=True)
+    valid = diff >= case["diff_min"]
+    exps = _exp_on_negative_values(srdhm(_wrap32(diff << case["shift"]), case["mult"]))
+    total = _wrap32(np.where(valid, rdbpot(exps, 12), 0).sum(axis=1))
+    headroom = _clz32(total)
+    scale = _one_over_one_plus_x(_wrap32((total << headroom) - (1 << 31)))
+    out = rdbpot(srdhm(scale[:, None], exps), (12 - headroom + 31 - 16)[:, None]) - 32768
+    return np.where(valid, np.clip(out, -32768, 32767), -32768).astype(np.int16).ravel()
+
+
+def batch_matmul_s16(case):
+    """numpy matmul of the kernel-layout operands (rhs transposed), batch dims broadcast,
+    int64 accumulation, requantize_s64 and the int16 clamp."""
+    dims = "nhwc"
+    lhs_d, rhs_d = case["input_lhs_dims"], case["input_rhs_dims"]
+    lhs = np.asarray(case["input"], np.int64).reshape([lhs_d[d] for d in dims])
+    rhs = np.asarray(case["input2"], np.int64).reshape([rhs_d[d] for d in dims])
+    fc, q = case["bmm_params"]["fc_params"], case["quant_params"]
+    acc = np.matmul(lhs + fc["input_offset"], np.swapaxes(rhs + fc["filter_offset"], -1, -2))
+    y = requantize_s64(acc, q["multiplier"], q["shift"]) + fc["output_offset"]
+    return _clamp16(y, fc["activation"]["min"], fc["activation"]["max"]).ravel()

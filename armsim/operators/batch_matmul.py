@@ -1,8 +1,10 @@
 """BATCH_MATMUL: TFLM's Register_BATCH_MATMUL() with its CMSIS-NN Eval (cmsis_nn/batch_matmul.cc:
-int8 goes to arm_batch_matmul_s8) and reference Eval (batch_matmul.cc), Prepare as the
-CMSIS-NN Prepare derives it (ranks 2-4, batch dims that broadcast, equal accumulation
-depths, GetQuantizedConvolutionMultipler: float(lhs scale * rhs scale) / output scale,
-int8 range, no fused activation).
+int8 goes to arm_batch_matmul_s8, int16 to arm_batch_matmul_s16) and reference Eval
+(batch_matmul.cc: BatchMatMul<int8_t, int32_t> / <int16_t, int64_t>), Prepare as the
+CMSIS-NN Prepare derives it (lhs, rhs and output of one type, int8 or int16; ranks 2-4,
+batch dims that broadcast, equal accumulation depths, GetQuantizedConvolutionMultipler:
+float(lhs scale * rhs scale) / output scale, the type's range, no fused activation; int16
+zero points 0).
 
 Eval, both builds: the rhs is transposed to [..., N, K] unless adj_y, the lhs to
 [..., M, K] when adj_x (TransposeRowsColumns into persistent buffers, counted: the case's
@@ -45,8 +47,22 @@ def _fill_variable_shape(shape):
 def prepare(model, op):
     lhs, rhs = input_tensor(model, op, 0, "lhs"), input_tensor(model, op, 1, "rhs")
     out = model.tensors[op.outputs[0]]
-    for t, what in ((lhs, "lhs"), (rhs, "rhs"), (out, "output")):
-        require_int8(model, op, t, what)
+    int16 = lhs.type == "INT16"
+    if int16 or "INT16" in (rhs.type, out.type):
+        if not lhs.type == rhs.type == out.type:
+            raise error(model, op, f"lhs {lhs.describe()}, rhs {rhs.describe()} and output "
+                                   f"{out.describe()} are {lhs.type}, {rhs.type} and {out.type}: "
+                                   f"TFLM's Prepare requires one type")
+        for t, what in ((lhs, "lhs"), (rhs, "rhs"), (out, "output")):
+            if not len(t.scale):
+                raise error(model, op, f"{what} {t.describe()} has no quantization parameters")
+            if tensor_zero_point(t) != 0:
+                raise error(model, op, f"{what} {t.describe()} is INT16 with zero point "
+                                       f"{tensor_zero_point(t)}: TFLM's Prepare requires 0")
+    else:
+        for t, what in ((lhs, "lhs"), (rhs, "rhs"), (out, "output")):
+            require_int8(model, op, t, what)
+    dtype, lo, hi = (np.int16, -32768, 32767) if int16 else (np.int8, -128, 127)
     if len(rhs.scale) > 1:
         raise error(model, op, f"rhs {rhs.describe()} is quantized per channel; TFLM's "
                                f"BATCH_MATMUL uses one scale")
@@ -96,10 +112,10 @@ def prepare(model, op):
         out_dims = out_dims[:-3] + [lhs_dims[-2], out_dims[-1]]
     transpose_rhs = not adj_y and not rhs.constant
     case = {
-        "case": case_tag(model, op), "family": "batch_matmul",
+        "case": case_tag(model, op), "family": "batch_matmul_s16" if int16 else "batch_matmul",
         "bmm_params": {"adj_x": adj_x, "adj_y": adj_y, "fc_params": {
             "input_offset": -tensor_zero_point(lhs), "filter_offset": -tensor_zero_point(rhs),
-            "output_offset": tensor_zero_point(out), "activation": {"min": -128, "max": 127}}},
+            "output_offset": tensor_zero_point(out), "activation": {"min": lo, "max": hi}}},
         "quant_params": {"multiplier": mult, "shift": shift},
         "input_lhs_dims": _fill_variable_shape(lhs_dims),
         "input_rhs_dims": _fill_variable_shape(rhs_dims),
@@ -109,16 +125,16 @@ def prepare(model, op):
                            "lhs_shape": list(lhs.shape), "rhs_shape": list(rhs.shape)},
     }
     if adj_x:
-        case["lhs_transposed"] = np.zeros(lhs.size, np.int8)
+        case["lhs_transposed"] = np.zeros(lhs.size, dtype)
     if transpose_rhs:
-        case["rhs_transposed"] = np.zeros(rhs.size, np.int8)
+        case["rhs_transposed"] = np.zeros(rhs.size, dtype)
     inputs = {}
     if lhs.constant:
-        case["input"] = np.asarray(lhs.data).astype(np.int8).ravel()
+        case["input"] = np.asarray(lhs.data).astype(dtype).ravel()
     else:
         inputs["input"] = lhs.index
     if rhs.constant:      # steady state: already transposed by the first Eval
-        data = np.asarray(rhs.data).astype(np.int8).reshape(rhs.shape)
+        data = np.asarray(rhs.data).astype(dtype).reshape(rhs.shape)
         case["input2"] = (data if adj_y else np.swapaxes(data, -1, -2)).ravel()
         case["eval_transpose"]["rhs_shape"] = rhs_data_shape
     else:
@@ -126,10 +142,14 @@ def prepare(model, op):
     persistent = _align(28)                                  # the quantization struct
     for t, used in ((lhs, adj_x), (rhs, not adj_y)):
         if used:                                             # AllocInitTransposeTensor...
-            persistent += _align(12) + _align(4 + 4 * len(t.shape)) + _align(t.size)
+            persistent += (_align(12) + _align(4 + 4 * len(t.shape))
+                           + _align(t.size * np.dtype(dtype).itemsize))
     macs = math.prod(expect) * depth_l
-    return Step(op.index, op.op, "batch_matmul", False, case, inputs, out.index, out.shape,
-                macs, extra={"persistent_bytes": persistent})
+    extra = {"persistent_bytes": persistent}
+    if int16:
+        extra["cmsis_function"] = "arm_batch_matmul_s16"
+    return Step(op.index, op.op, case["family"], False, case, inputs, out.index, out.shape,
+                macs, extra=extra)
 
 
 OPERATOR = Operator(

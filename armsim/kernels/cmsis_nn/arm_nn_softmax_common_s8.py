@@ -8,16 +8,17 @@ Per row: the maximum; sum of DIV_POW2(EXP_ON_NEG(MUL_SAT(diff * mask, mult)), AC
 over the columns with diff >= diff_min; headroom = CLZ(sum); shifted_scale =
 ONE_OVER1((sum > 0 ? sum << headroom : 0) - (1 << 31)); every column again:
 DIV_POW2(MUL_SAT(shifted_scale, EXP_ON_NEG(...)), bits_over_unit) - 128, clamped, or -128
-when diff < diff_min.  No ARM_MATH_DSP code.  Only the int8 output (`int16_output` false,
-what arm_softmax_s8 passes) is ported.
+when diff < diff_min.  No ARM_MATH_DSP code.  `int16_output` (arm_softmax_s8_s16): the same
+with bits_over_unit 15 bits lower, NN_Q15_MIN / NN_Q15_MAX and int16 stores.
 
-Calibration (../shared/reference, gcc -O2): softmax_1x10.  The fixed-point helpers keep
+Calibration (../shared/reference, gcc -O2): softmax_1x10 (int8 output; no measured case
+has the int16 output, whose branch reuses the int8 branch's fitted spills).  The fixed-point helpers keep
 many constants and intermediate values live: gcc spills them, about 2 stack loads and 1
 store per MUL_SAT in the measured code; they are the `fitted_ldr_sp` / `fitted_str_sp` per column below.
 """
 from armsim.cpu.kernel import kernel
-from armsim.cpu.ops import (add, b, bcc, clz, cmp, fitted_add, fitted_ldr_sp, fitted_str_sp, it,
-                            ldrsb, lsl, mov, mul, pop_pc, push, rsb, strb, sub)
+from armsim.cpu.ops import (add, b, bcc, cbz, clz, cmp, fitted_add, fitted_ldr_sp, fitted_str_sp,
+                            it, ldrsb, lsl, mov, mul, pop_pc, push, rsb, strb, strh, sub)
 from armsim.kernels.minmax import max_lt, min_gt
 
 from .arm_nn_doubling_high_mult import arm_nn_doubling_high_mult
@@ -29,6 +30,8 @@ from .arm_nn_requantize import arm_nn_divide_by_power_of_two
 ACCUM_BITS = 12
 NN_Q7_MIN = -128
 NN_Q7_MAX = 127
+NN_Q15_MIN = -32768
+NN_Q15_MAX = 32767
 
 
 @kernel(inline=True)
@@ -40,7 +43,8 @@ def _spills(m, loads, stores):
 
 
 @kernel
-def arm_nn_softmax_common_s8(m, input, num_rows, row_size, mult, shift, diff_min, output):
+def arm_nn_softmax_common_s8(m, input, num_rows, row_size, mult, shift, diff_min, int16_output,
+                             output):
     push(m, 9)                                             # push {r4-r11, lr}
     sub(m, 0, 0)                                           # sub sp, sp, #frame
     _spills(m, 2, 6)
@@ -83,23 +87,33 @@ def arm_nn_softmax_common_s8(m, input, num_rows, row_size, mult, shift, diff_min
             scaled = mov(m, 0)
         _spills(m, 6, 4)
         shifted_scale = arm_nn_one_over_one_plus_x_for_x_in_0_1(m, sub(m, scaled, -0x80000000))
-        bits_over_unit = rsb(m, headroom, ACCUM_BITS + 23)  # ACCUM_BITS - headroom + 23
+        cbz(m, not int16_output)                           # if (int16_output)
+        if int16_output:
+            bits_over_unit = rsb(m, headroom, ACCUM_BITS + 15)  # ACCUM_BITS - headroom + 15
+            out_min, out_max, size = NN_Q15_MIN, NN_Q15_MAX, 2
+        else:
+            bits_over_unit = rsb(m, headroom, ACCUM_BITS + 23)  # ACCUM_BITS - headroom + 23
+            out_min, out_max, size = NN_Q7_MIN, NN_Q7_MAX, 1
         for col in range(row_size):
             diff = sub(m, ldrsb(m, input + col), max_)     # diff = input[col] - max;
             cmp(m, diff, diff_min)                         # if (diff >= diff_min)
             bcc(m, diff < diff_min)
+            dst = output + (row_idx * row_size + col) * size
             if diff >= diff_min:
                 _spills(m, 14, 8)
                 t = arm_nn_doubling_high_mult(m, mul(m, diff, mask), mult, False)
                 t = arm_nn_exp_on_negative_values(m, t)
                 t = arm_nn_doubling_high_mult(m, shifted_scale, t, False)  # MUL_SAT(shifted_scale, ...)
-                res = add(m, arm_nn_divide_by_power_of_two(m, t, bits_over_unit), NN_Q7_MIN)
-                res = min_gt(m, res, NN_Q7_MAX)            # CLAMP(res, NN_Q7_MAX, NN_Q7_MIN)
-                res = max_lt(m, res, NN_Q7_MIN)
-                strb(m, output + row_idx * row_size + col, res)   # output_s8[col] = (int8_t)...
+                res = add(m, arm_nn_divide_by_power_of_two(m, t, bits_over_unit), out_min)
+                res = min_gt(m, res, out_max)              # CLAMP(res, NN_Qx_MAX, NN_Qx_MIN)
+                res = max_lt(m, res, out_min)
             else:
-                res = mov(m, NN_Q7_MIN)
-                strb(m, output + row_idx * row_size + col, res)   # output_s8[col] = NN_Q7_MIN;
+                res = mov(m, out_min)                      # output[col] = NN_Qx_MIN;
+            if int16_output:
+                strh(m, dst, res)                          # output_s16[col] = (int16_t)...
+            else:
+                strb(m, dst, res)                          # output_s8[col] = (int8_t)...
+            if diff < diff_min:
                 b(m)
             cmp(m, col + 1, row_size)
             bcc(m, col + 1 < row_size)

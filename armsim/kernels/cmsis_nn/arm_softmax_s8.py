@@ -32,6 +32,7 @@ def arm_softmax_s8(m, input, num_rows, row_size, mult, shift, diff_min, output):
         fitted_str_sp(m)
     fitted_str_sp(m)
     bl(m)
-    arm_nn_softmax_common_s8(m, input, num_rows, row_size, mult, shift, diff_min, output)
+    arm_nn_softmax_common_s8(m, input, num_rows, row_size, mult, shift, diff_min, False,
+                             output)
     add(m, 0, 0)                                           # add sp, sp, #16
     pop_pc(m, 2)

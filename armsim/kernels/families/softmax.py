@@ -20,11 +20,11 @@ def run_cmsis(m, case, addr, function, tracer):
         raise CaseError(f"{case.get('case', '?')}: {function} is not a softmax entry point "
                         f"(choose from {', '.join(FUNCTIONS)})")
     args = (addr["input"], case["num_rows"], case["row_size"], case["mult"], case["shift"],
-            case["diff_min"], addr["output"])
+            case["diff_min"])
     if function == "arm_softmax_s8":
-        run(arm_softmax_s8, m, *args, tracer=tracer)
+        run(arm_softmax_s8, m, *args, addr["output"], tracer=tracer)
         return ["arm_softmax_s8", "arm_nn_softmax_common_s8"]
-    run(arm_nn_softmax_common_s8, m, *args, tracer=tracer)
+    run(arm_nn_softmax_common_s8, m, *args, False, addr["output"], tracer=tracer)
     return ["arm_nn_softmax_common_s8"]
 
 

@@ -10,7 +10,7 @@ skipped for the last dim).  The accumulation loop is seven instructions per MAC 
 filter offset there).
 """
 from armsim.cpu.kernel import kernel, run
-from armsim.cpu.ops import (add, b, bcc, bl, cbz, cmp, it, ldr, ldr_sp, ldrd_sp, ldrsb, mla, mov,
+from armsim.cpu.ops import (add, bcc, bl, cbz, cmp, it, ldr, ldr_sp, ldrd_sp, ldrsb, mla, mov,
                         mul, pop_pc, push, str_sp, strb, strd_sp, sub)
 from armsim.kernels.minmax import max_lt, min_ge
 from armsim.kernels.tflm.common import MBQM, MultiplyByQuantizedMultiplier

@@ -15,7 +15,7 @@ IT-predicated instruction for shifts of 32 or more, ADDS / ADC for the sum.  No 
 TFLM 16x8 build exists in ../shared, so the instruction order is read from the C, not fitted.
 """
 from armsim.cpu.kernel import kernel
-from armsim.cpu.ops import (adc, add, asr, bcc, carry_of_add, cmp, it, lsl, lsr, mla, mov, mul,
+from armsim.cpu.ops import (adc, add, asr, bcc, carry_of_add, cmp, it, lsl, lsr, mov, mul,
                             orr, pop_pc, push, rsb, sub, umull)
 
 MBQM64 = "tflite::MultiplyByQuantizedMultiplier(long long, long, int)"

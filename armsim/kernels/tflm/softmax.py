@@ -23,10 +23,11 @@ from armsim.cpu.kernel import kernel, run
 from armsim.cpu.ops import (adc, add, and_, asr, b, bcc, bic, bl, carry_of_add, clz, cmn, cmp,
                         eor, it, ldr_sp, ldrd_sp, ldrsb, lsl, lsr, mla, mov, mul, mvn, orr,
                         pop_pc, push, rsb, sbc, sbfx, smlal, smull, str_sp, strb, strd_sp, sub,
-                        sxtb, ubfx, umull)
+                        strh, sxtb, sxth, ubfx, umull)
 from armsim.kernels.minmax import max_lt, min_ge
 
 NAME = "tflite::reference_ops::Softmax<signed char, signed char>"
+NAME_S8_S16 = "tflite::reference_ops::Softmax<signed char, short>"
 EXP = "gemmlowp::exp_on_negative_values<long, 5>"
 EXP_INTERVAL = "gemmlowp::exp_on_interval_between_negative_one_quarter_and_0_excl<long>"
 RECIPROCAL = "gemmlowp::one_over_one_plus_x_for_x_in_0_1<long>"
@@ -307,9 +308,30 @@ def one_over_one_plus_x_for_x_in_0_1(m, a):
     return result
 
 
+@kernel(inline=True)
+def _extend(m, x, int16_output):
+    """static_cast<OutputT>: SXTH or SXTB."""
+    if int16_output:
+        return sxth(m, x, 0)
+    return sxtb(m, x, 0)
+
+
+@kernel(inline=True)
+def _store(m, address, x, int16_output):
+    if int16_output:
+        strh(m, address, x)
+    else:
+        strb(m, address, x)
+
+
 @kernel
 def Softmax(m, input_beta_multiplier, input_beta_left_shift, diff_min, input_data, outer_size,
-            depth, output_data):
+            depth, output_data, int16_output):
+    """OutputT int8_t, or int16_t when `int16_output` (Softmax<int8_t, int16_t>: exponent
+    16 lower, the int16 limits, STRH)."""
+    out_bytes = 2 if int16_output else 1
+    out_min = -32768 if int16_output else -128
+    out_max = 32767 if int16_output else 127
     push(m, 9)
     ldr_sp(m)
     ldr_sp(m)
@@ -359,7 +381,7 @@ def Softmax(m, input_beta_multiplier, input_beta_left_shift, diff_min, input_dat
         row = 0
         while True:                                      # for (int i = 0; i < outer_size; ++i)
             row_in = input_data + row * depth
-            row_out = output_data + row * depth
+            row_out = output_data + row * depth * out_bytes
             ldr_sp(m)
             cmp(m, depth, 0)
             bcc(m, depth <= 0)
@@ -426,7 +448,8 @@ def Softmax(m, input_beta_multiplier, input_beta_left_shift, diff_min, input_dat
                 shifted_sum_minus_one = add(m, shifted_sum, INT32_MIN)
                 bl(m)
                 shifted_scale = one_over_one_plus_x_for_x_in_0_1(m, shifted_sum_minus_one)
-                exponent = rsb(m, headroom, 35)          # num_bits_over_unit + 31 - 8
+                # num_bits_over_unit + 31 - 8 * sizeof(OutputT)
+                exponent = rsb(m, headroom, 35 - 8 * (out_bytes - 1))
                 cmp(m, exponent, 31)
                 mov(m, shifted_scale)
                 bcc(m, exponent < 0 or exponent > 31)    # TFLITE_CHECK(0 <= exponent <= 31)
@@ -452,8 +475,8 @@ def Softmax(m, input_beta_multiplier, input_beta_left_shift, diff_min, input_dat
                     cmp(m, diff_min, diff)
                     bcc(m, diff_min > diff)
                     if diff < diff_min:
-                        out = mvn(m, 127)
-                        strb(m, row_out + c, out)
+                        out = mvn(m, -out_min - 1)       # numeric_limits<OutputT>::min()
+                        _store(m, row_out + c * out_bytes, out, int16_output)
                         b(m)
                     else:
                         shifted = lsl(m, diff, input_beta_left_shift)
@@ -489,11 +512,11 @@ def Softmax(m, input_beta_multiplier, input_beta_left_shift, diff_min, input_dat
                             it(m, (mask & prod) <= half)
                             if (mask & prod) > half:
                                 unsat = add(m, unsat, 1)
-                            shifted_output = sub(m, unsat, 128)
-                            shifted_output = min_ge(m, shifted_output, 127)
-                            out = sxtb(m, shifted_output, 0)
+                            shifted_output = sub(m, unsat, -out_min)
+                            shifted_output = min_ge(m, shifted_output, out_max)
+                            out = _extend(m, shifted_output, int16_output)
                             b(m)
-                            strb(m, row_out + c, out)
+                            _store(m, row_out + c * out_bytes, out, int16_output)
                         else:
                             lo, hi = smull(m, shifted_scale, e)
                             cmp(m, hi, 0)
@@ -509,22 +532,22 @@ def Softmax(m, input_beta_multiplier, input_beta_left_shift, diff_min, input_dat
                             it(m, remainder <= threshold)    # the ADD fails unless it rounds up
                             if remainder > threshold:
                                 unsat = add(m, unsat, 1)
-                            shifted_output = sub(m, unsat, 128)          # + numeric_limits<int8>::min()
-                            cmp(m, shifted_output, 127)
-                            bcc(m, shifted_output > 127)
-                            if shifted_output > 127:
-                                shifted_output = mov(m, 127)
+                            shifted_output = sub(m, unsat, -out_min)      # + numeric_limits<OutputT>::min()
+                            cmp(m, shifted_output, out_max)
+                            bcc(m, shifted_output > out_max)
+                            if shifted_output > out_max:
+                                shifted_output = mov(m, out_max)
                             else:
-                                cmn(m, shifted_output, 128)
-                                bcc(m, shifted_output >= -128)
-                                if shifted_output < -128:
-                                    shifted_output = mvn(m, 127)
+                                cmn(m, shifted_output, -out_min)
+                                bcc(m, shifted_output >= out_min)
+                                if shifted_output < out_min:
+                                    shifted_output = mvn(m, -out_min - 1)
                                     b(m)
-                            if shifted_output >= -128:
-                                shifted_output = sxtb(m, shifted_output, 0)
-                            strb(m, row_out + c, shifted_output)
+                            if shifted_output >= out_min:
+                                shifted_output = _extend(m, shifted_output, int16_output)
+                            _store(m, row_out + c * out_bytes, shifted_output, int16_output)
                     c += 1
-                    cmp(m, row_out + c, row_out + depth)
+                    cmp(m, c, depth)
                     bcc(m, c != depth)
                     if c == depth:
                         break
@@ -553,5 +576,12 @@ def Softmax(m, input_beta_multiplier, input_beta_left_shift, diff_min, input_dat
 
 def run_reference(m, case, addr, tracer):
     run(Softmax, m, case["mult"], case["shift"], case["diff_min"], addr["input"],
-        case["num_rows"], case["row_size"], addr["output"], tracer=tracer)
+        case["num_rows"], case["row_size"], addr["output"], False, tracer=tracer)
     return [NAME, EXP, EXP_INTERVAL, RECIPROCAL]
+
+
+def run_reference_s8_s16(m, case, addr, tracer=None):
+    """Softmax<int8_t, int16_t> (softmax.cc SoftmaxQuantized, int8 in, int16 out)."""
+    run(Softmax, m, case["mult"], case["shift"], case["diff_min"], addr["input"],
+        case["num_rows"], case["row_size"], addr["output"], True, tracer=tracer)
+    return [NAME_S8_S16, EXP, EXP_INTERVAL, RECIPROCAL]

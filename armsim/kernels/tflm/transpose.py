@@ -21,21 +21,28 @@ kernel.  Ranks up to 4 (armsim's int8 TRANSPOSE limit, as in TFLM's CMSIS-NN bui
 import math
 
 from armsim.cpu.kernel import kernel, run
-from armsim.cpu.ops import (add, bcc, bl, cmp, ldr_sp, ldrsb, mov, mul, pop_pc, push, str_sp,
-                            strb, sub)
+from armsim.cpu.ops import (add, bcc, bl, cmp, ldr_sp, ldrsb, ldrsh, mov, mul, pop_pc, push,
+                            str_sp, strb, strh, sub)
 
 NAME = "tflite::reference_ops::Transpose<int8_t>"
 
 
 @kernel(inline=True)
-def _copy_row(m, out, inp, size, loop_stride):
-    """The innermost level (depth == dims - 1)."""
+def _copy_row(m, out, inp, size, loop_stride, elem):
+    """The innermost level (depth == dims - 1); `elem` bytes per value (int8: LDRSB / STRB,
+    int16: LDRSH / STRH), the strides in bytes."""
     cmp(m, size, 0)
     bcc(m, size <= 0)
     for i in range(size):
-        v = ldrsb(m, inp)                              # output_data[i] = *input_data;
+        if elem == 2:
+            v = ldrsh(m, inp)                          # output_data[i] = *input_data;
+        else:
+            v = ldrsb(m, inp)
         inp = add(m, inp, loop_stride)                 # input_data += loop_stride;
-        strb(m, out + i, v)                            # (STRB r, [out], #1)
+        if elem == 2:
+            strh(m, out + 2 * i, v)                    # (STRH r, [out], #2)
+        else:
+            strb(m, out + i, v)                        # (STRB r, [out], #1)
         cmp(m, i + 1, size)
         bcc(m, i + 1 < size)
 
@@ -58,29 +65,29 @@ def _leave(m):
 
 
 @kernel
-def transpose_impl(m, rank, inp, out, d0, d1, d2, d3, is0, is1, is2, is3, os0, os1, os2):
+def transpose_impl(m, rank, inp, out, d0, d1, d2, d3, is0, is1, is2, is3, os0, os1, os2, elem):
     """TransposeImpl from depth 0 over output dims d0..d3 (the first `rank` used); `isk` is
-    input_stride[perm[k]], `osk` output_stride[k]."""
+    input_stride[perm[k]], `osk` output_stride[k], in bytes (`elem` bytes per value)."""
     _enter(m)
     if rank == 1:
-        _copy_row(m, out, inp, d0, is0)
+        _copy_row(m, out, inp, d0, is0, elem)
         _leave(m)
         return 0
     for a in range(d0):
         _enter(m)
         ia, oa = inp + a * is0, out + a * os0
         if rank == 2:
-            _copy_row(m, oa, ia, d1, is1)
+            _copy_row(m, oa, ia, d1, is1, elem)
         else:
             for b in range(d1):
                 _enter(m)
                 ib, ob = ia + b * is1, oa + b * os1
                 if rank == 3:
-                    _copy_row(m, ob, ib, d2, is2)
+                    _copy_row(m, ob, ib, d2, is2, elem)
                 else:
                     for c in range(d2):
                         _enter(m)
-                        _copy_row(m, ob + c * os2, ib + c * is2, d3, is3)
+                        _copy_row(m, ob + c * os2, ib + c * is2, d3, is3, elem)
                         _leave(m)
                         add(m, 0, is2)                 # input_data += input_stride[perm[depth]];
                         add(m, 0, os2)                 # output_data += output_stride[depth];
@@ -144,8 +151,9 @@ def shapes(case):
     return shape, list(case["transpose_params"]["permutations"])[:k]
 
 
-def run_transpose(m, shape, perm, inp, out, tracer=None):
-    """reference_ops::Transpose of an int8 tensor of `shape` (rank 1..4) at `inp` to `out`."""
+def run_transpose(m, shape, perm, inp, out, tracer=None, elem=1):
+    """reference_ops::Transpose of an int8 (`elem` 1) or int16 (`elem` 2: batch_matmul's
+    TransposeRowsColumns of int16 operands) tensor of `shape` (rank 1..4) at `inp` to `out`."""
     rank = len(shape)
     in_stride = [1] * rank
     for i in range(rank - 2, -1, -1):
@@ -157,9 +165,9 @@ def run_transpose(m, shape, perm, inp, out, tracer=None):
     run(transpose_setup, m, rank, tracer=tracer)
     if math.prod(shape):
         d = out_shape + [1] * (4 - rank)
-        is_ = [in_stride[p] for p in perm] + [0] * (4 - rank)
-        os_ = out_stride + [0] * (4 - rank)
-        run(transpose_impl, m, rank, inp, out, *d, *is_, *os_[:3], tracer=tracer)
+        is_ = [elem * in_stride[p] for p in perm] + [0] * (4 - rank)
+        os_ = [elem * s for s in out_stride] + [0] * (4 - rank)
+        run(transpose_impl, m, rank, inp, out, *d, *is_, *os_[:3], elem, tracer=tracer)
     run(transpose_teardown, m, tracer=tracer)
     return [NAME]
 
