@@ -30,6 +30,7 @@ import numpy as np
 from armsim import model as model_mod
 from armsim import prepare as prepare_mod
 from armsim import profiler, tflm_host
+from armsim.cpu.instructions import CLASS_OF
 from armsim.cpu.kernel import Tracer, run
 from armsim.kernels.cmsis_nn import arm_convolve_wrapper_s8 as conv_wrapper
 from armsim.kernels.cmsis_nn import arm_depthwise_conv_wrapper_s8 as dw_wrapper
@@ -358,3 +359,60 @@ def counterfactuals(model, dispatch_, path="simd", toolchain="gcc", **run_option
             out.append(Counterfactual(_OPTION_TEXT[change], b.text(), kernel, cycles,
                                       baseline[0], macs, baseline[1], changed))
     return out
+
+
+# --- why no SIMD gain -----------------------------------------------------------------------
+
+# the stages the DSP extension speeds up: dual 16-bit MACs (SMLAD), four bytes unpacked by
+# two SXTB16 / SXTAB16, and a word load where plain C loads each byte; every other stage does
+# the same work on both builds (armsim.cpu.machine.STAGES)
+SIMD_STAGES = ("mac", "unpack", "loads")
+LOW_GAIN = 1.3      # below this simd / scalar speed-up, `simd_gain` gives the reason
+
+
+@dataclass
+class SimdGain:
+    """What the DSP build buys on one op: the speed-up, and the share of each path's cycles
+    in stages SIMD cannot speed up (requantize, im2col copies, bookkeeping, ...)."""
+    index: int
+    op: str
+    speedup: float            # scalar cycles / simd cycles
+    fixed_share: dict         # path -> share of its cycles outside SIMD_STAGES
+    simd_stage_speedup: float  # the SIMD stages alone: scalar / simd cycles
+    reason: str               # why the gain is below LOW_GAIN ("" when it is not)
+
+    def to_json(self):
+        return {"speedup": self.speedup, "fixed_share": self.fixed_share,
+                "simd_stage_speedup": self.simd_stage_speedup, "reason": self.reason}
+
+
+def simd_gain(simd, scalar):
+    """The `SimdGain` of one op from its `OpProfile`s on the simd and scalar paths (their
+    stage splits, `armsim.cpu.cores.stage_breakdown`); None for an op not simulated."""
+    if not simd.simulated or not scalar.simulated or not simd.cycles:
+        return None
+    speedup = scalar.cycles / simd.cycles
+
+    def vectorisable(o):
+        return sum(o.stages.get(s, {}).get("cycles", 0) for s in SIMD_STAGES)
+    fixed = {p: 1 - vectorisable(o) / o.cycles for p, o in (("simd", simd), ("scalar", scalar))}
+    v_simd, v_scalar = vectorisable(simd), vectorisable(scalar)
+    stage_speedup = v_scalar / v_simd if v_simd else 1.0
+    reason = ""
+    if speedup < LOW_GAIN:
+        if simd.reference:
+            reason = (f"no CMSIS-NN kernel for {simd.op}: TFLM's reference kernel runs on both "
+                      f"builds, so the DSP extension changes nothing")
+        elif not any(CLASS_OF[mn] in ("dspmac", "simd") for mn in simd.mnemonics):
+            reason = (f"{_leaf(simd.kernel)} has no ARM_MATH_DSP code: the DSP build executes "
+                      f"no SIMD or dual-MAC instruction here, the same work as plain C")
+        else:
+            top = sorted(((r["cycles"], s) for s, r in scalar.stages.items()
+                          if s not in SIMD_STAGES), reverse=True)[:3]
+            parts = ", ".join(f"{s} {100 * c / scalar.cycles:.0f} %" for c, s in top if c)
+            reason = (f"{speedup:.2f}x: {100 * fixed['scalar']:.0f} % of the plain-C build's "
+                      f"cycles are in stages SIMD does not speed up ({parts})")
+            if stage_speedup < LOW_GAIN:
+                reason += (f"; even the MAC, unpacking and load stages gain only "
+                           f"{stage_speedup:.2f}x in {_leaf(simd.kernel)}")
+    return SimdGain(simd.index, simd.op, speedup, fixed, stage_speedup, reason)

@@ -76,3 +76,23 @@ def test_profile_stages_view_and_json(tmp_path):
     data = json.loads(out.read_text())
     for op in data["ops"]:
         assert sum(r["cycles"] for r in op["stages"].values()) == op["cycles"]
+
+
+def test_why_no_simd_gain():
+    """compare's reasons come from the stage split of both paths' runs."""
+    from armsim import insight
+    model = api.load_model(None)
+    simd, scalar = (profiler.run(model, p) for p in ("simd", "scalar"))
+    gains = {g.op + str(g.index): g for g in
+             (insight.simd_gain(a, b) for a, b in zip(simd.ops, scalar.ops)) if g}
+    for g in gains.values():
+        assert g.speedup == pytest.approx(scalar.ops[g.index].cycles / simd.ops[g.index].cycles)
+        assert 0 <= g.fixed_share["scalar"] <= 1
+        assert bool(g.reason) == (g.speedup < insight.LOW_GAIN)
+    assert "no CMSIS-NN kernel for RESHAPE" in gains["RESHAPE4"].reason
+    assert "no ARM_MATH_DSP code" in gains["MAX_POOL_2D3"].reason
+    conv = gains["CONV_2D0"]                      # im2col: the copies dominate the plain-C run
+    assert "im2col" in conv.reason and conv.simd_stage_speedup > 1.3
+    result = CliRunner().invoke(main, ["compare"])
+    assert result.exit_code == 0, result.output
+    assert "why simd gains less than 1.3x" in result.output and "#4 RESHAPE" in result.output

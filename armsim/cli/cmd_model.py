@@ -375,8 +375,17 @@ def compare(model, core, toolchain, clock_mhz, flash_wait_states, input_file, js
                                                   profs["reference"].outputs))
     con.print("outputs: identical on all three paths" if same else
               "[red]outputs differ between paths[/]")
+    from armsim import insight
+    gains = [insight.simd_gain(a, b) for a, b in zip(profs["simd"].ops, profs["scalar"].ops)]
+    low = [g for g in gains if g is not None and g.reason]
+    if low:
+        con.print(f"why simd gains less than {insight.LOW_GAIN}x over scalar on these ops:")
+        for g in low:
+            con.print(f"  #{g.index} {g.op}: {g.reason}", markup=False)
     plans = {p: _arena(m, steps, p, toolchain) for p in PATHS}
     data = {p: profs[p].to_json(plans[p].total) for p in PATHS}
+    for op, g in zip(data["simd"]["ops"], gains):
+        op["simd_gain"] = g.to_json() if g is not None else None
     if json_file:
         _write_json(json_file, data)
     if html_file:
