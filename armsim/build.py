@@ -28,10 +28,15 @@ class Build:
     path: str = "simd"
     toolchain: str = "gcc"
     core: str = "cortex-m4"
+    single_rounding: bool = False   # CMSIS-NN built with CMSIS_NN_USE_SINGLE_ROUNDING
 
     def __post_init__(self):
         if self.path not in PATHS:
             raise BuildError(f"unknown path {self.path!r} (choose from {', '.join(PATHS)})")
+        if self.single_rounding and not self.cmsis_nn:
+            raise BuildError("CMSIS_NN_USE_SINGLE_ROUNDING is a CMSIS-NN build option: the "
+                             "reference path runs TFLM's kernels (their TFLITE_SINGLE_ROUNDING "
+                             "is not modelled)")
         if self.toolchain not in TOOLCHAINS:
             raise BuildError(f"unknown toolchain {self.toolchain!r} "
                              f"(choose from {', '.join(TOOLCHAINS)})")
@@ -72,7 +77,8 @@ class Build:
 
     def describe(self):
         """Which build the cycles describe, for every table, JSON and report."""
-        text = f"{self.kernels}, {self.toolchain}, priced on {self.core}"
+        kernels = self.kernels + (", CMSIS_NN_USE_SINGLE_ROUNDING" if self.single_rounding else "")
+        text = f"{kernels}, {self.toolchain}, priced on {self.core}"
         if self.core in ("cortex-m55", "cortex-m85"):
             text += (f"; real {self.core} firmware runs CMSIS-NN's MVE (Helium) kernels, "
                      f"which armsim does not simulate")

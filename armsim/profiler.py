@@ -65,6 +65,7 @@ class ModelProfile:
     ops: list
     outputs: list                # graph outputs (numpy arrays)
     board: object = None         # armsim.boards.Configuration the memory was priced with
+    single_rounding: bool = False  # CMSIS-NN built with CMSIS_NN_USE_SINGLE_ROUNDING
 
     @property
     def macs(self):
@@ -95,7 +96,8 @@ class ModelProfile:
             "model": self.model, "core": self.core, "path": self.path,
             "toolchain": self.toolchain, "clock_mhz": self.clock_mhz,
             "flash_wait_states": self.flash_wait_states,
-            "build": Build(self.path, self.toolchain, self.core).describe(),
+            "build": Build(self.path, self.toolchain, self.core,
+                           self.single_rounding).describe(),
             "board": self.board.to_json() if self.board is not None else None,
             "ops": [{"index": o.index, "op": o.op, "kernel": o.kernel,
                      "reference": o.reference, "output_shape": list(o.output_shape),
@@ -232,7 +234,8 @@ def _reference_only(step, values, build, tracer=None):
     addr["output"] = addr["outputs"][0]
     scratch = int(step.case.get("scratch_bytes", 0))
     addr["scratch"] = mem.place("sram", scratch) if scratch else 0
-    m = machine.build(mem, dsp=build.dsp_extension, armclang=build.armclang)
+    m = machine.build(mem, dsp=build.dsp_extension, armclang=build.armclang,
+                      single_rounding=build.single_rounding)
     try:
         chain = run_reference(m, step.case, addr, tracer)
     except machine.MemoryFault as fault:
@@ -284,12 +287,13 @@ def run_step(step, values, build, toolchain="gcc", tracer=None):
 
 
 def run(model, path="simd", toolchain="gcc", core="cortex-m4", clock_mhz=100.0,
-        flash_wait_states=0, inputs=None, steps=None, progress=None, board=None):
+        flash_wait_states=0, inputs=None, steps=None, progress=None, board=None,
+        single_rounding=False):
     """Profile `model` (an `armsim.model.Model`) on `path`; returns a `ModelProfile`.
     `board` (an `armsim.boards.Configuration`) prices memory with the board's memory system
     (its core and clock are the caller's `core` and `clock_mhz`)."""
     try:
-        build = Build(path, toolchain, core)
+        build = Build(path, toolchain, core, single_rounding)
     except BuildError as e:
         raise ProfileError(str(e)) from None
     cores.core(core)   # ValueError naming the known cores
@@ -326,7 +330,7 @@ def run(model, path="simd", toolchain="gcc", core="cortex-m4", clock_mhz=100.0,
             progress(step)
     outputs = [values[i] for i in model.outputs]
     return ModelProfile(model.name, path, core, toolchain, clock_mhz, flash_wait_states, ops,
-                        outputs, board)
+                        outputs, board, single_rounding)
 
 
 __all__ = ["run", "run_step", "random_inputs", "load_input", "check_inputs", "ProfileError",

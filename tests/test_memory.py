@@ -200,8 +200,7 @@ def test_a_data_cache_without_a_trace_is_a_clear_error():
 
 def test_trace_overflow_is_reported_not_guessed():
     m = fresh(trace_loads=True)
-    small = machine.Machine(m.st, m.mem, m.rtab, m.dsp, m.armclang,
-                            np.array([0, -1, 0, 0, 0], np.int64))    # room for 2 granules
+    small = m._replace(trace=np.array([0, -1, 0, 0, 0], np.int64))    # room for 2 granules
     for k in range(4):
         ops.ldr(small, FLASH + 16 * k)
     assert machine.load_trace(small)[1] == 2

@@ -57,7 +57,9 @@ def why(model, core, toolchain, clock_mhz, flash_wait_states, board, path, op_in
 WHATIF_KEYS = {"core": ("core", str), "toolchain": ("toolchain", str),
                "clock-mhz": ("clock_mhz", float), "flash-wait-states": ("flash_wait_states", int),
                "dsp": ("path", {"on": "simd", "off": "scalar"}.__getitem__),
-               "path": ("path", str)}
+               "path": ("path", str),
+               # CMSIS-NN's CMSIS_NN_USE_SINGLE_ROUNDING requantization (it changes outputs)
+               "rounding": ("single_rounding", {"single": True, "double": False}.__getitem__)}
 
 
 def _change(text):
@@ -78,7 +80,8 @@ def _change(text):
 @click.option("--path", type=click.Choice(cmd_model.PATHS), default="simd", show_default=True)
 @click.option("--vs", "changes", multiple=True, required=True, metavar="KEY=VALUE",
               help="the change to try (repeat to change several): core=NAME, toolchain=gcc|"
-                   "armclang, clock-mhz=F, flash-wait-states=N, dsp=on|off, path=PATH")
+                   "armclang, clock-mhz=F, flash-wait-states=N, dsp=on|off, path=PATH, "
+                   "rounding=single|double (CMSIS_NN_USE_SINGLE_ROUNDING)")
 @click.option("--json", "json_file", type=click.Path(),
               help="write {base, changed: profile JSON, delta} as JSON")
 def whatif(model, core, toolchain, clock_mhz, flash_wait_states, board, path, changes,
@@ -87,15 +90,20 @@ def whatif(model, core, toolchain, clock_mhz, flash_wait_states, board, path, ch
     cmd_model._check_core(core)
     cmd_model._check_outputs(json_file)
     base_options = {"core": core, "toolchain": toolchain, "clock_mhz": clock_mhz,
-                    "flash_wait_states": flash_wait_states, "path": path}
+                    "flash_wait_states": flash_wait_states, "path": path,
+                    "single_rounding": False}
     changed_options = dict(base_options, **dict(_change(c) for c in changes))
     if changed_options["path"] not in cmd_model.PATHS:
         cmd_model._fail(f"--vs path={changed_options['path']}: choose from "
                         f"{', '.join(cmd_model.PATHS)}")
     cmd_model._check_core(changed_options["core"])
+    if changed_options["single_rounding"] and changed_options["path"] == "reference":
+        cmd_model._fail("--vs rounding=single: CMSIS_NN_USE_SINGLE_ROUNDING changes CMSIS-NN's "
+                        "kernels; the reference path runs TFLM's (choose --path simd or scalar)")
     m, steps = cmd_model.load_model(model)
     runs = [cmd_model._profile(m, steps, o["path"], o["toolchain"], o["core"], o["clock_mhz"],
-                               o["flash_wait_states"], None, label=label, board=board)
+                               o["flash_wait_states"], None, label=label, board=board,
+                               single_rounding=o["single_rounding"])
             for o, label in ((base_options, "base"), (changed_options, "changed"))]
     base, changed = runs
     what = ", ".join(changes)

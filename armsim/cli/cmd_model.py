@@ -95,7 +95,7 @@ def _check_core(core):
 
 
 def _profile(m, steps, path, toolchain, core, clock_mhz, flash_wait_states, inputs, label=None,
-             board=None):
+             board=None, single_rounding=False):
     """Run the model on one path, with a progress bar on stderr when it is a terminal."""
     from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn,
                                TimeElapsedColumn)
@@ -110,7 +110,8 @@ def _profile(m, steps, path, toolchain, core, clock_mhz, flash_wait_states, inpu
             def tick(step):
                 bar.update(task, advance=1, description=f"op {step.index} {step.op}")
             return profile_mod.run(m, path, toolchain, core, clock_mhz, flash_wait_states,
-                                   inputs, steps, progress=tick, board=board)
+                                   inputs, steps, progress=tick, board=board,
+                                   single_rounding=single_rounding)
     except profile_mod.ProfileError as e:
         _fail(f"{os.path.basename(m.path)}: {e}")
     except machine.MemoryFault as e:

@@ -13,6 +13,7 @@ numba-compiled counted run and by the pure-Python traced run:
            from traced regions that cache models replay (see `TRACED_REGIONS`).
 * ``dsp``  True when the core has the DSP extension (CMSIS-NN's ``ARM_MATH_DSP``).
 * ``armclang`` True to take the Arm Compiler 6 branches of CMSIS-NN's code.
+* ``single_rounding`` True for CMSIS-NN built with CMSIS_NN_USE_SINGLE_ROUNDING.
 """
 from collections import namedtuple
 from contextlib import contextmanager
@@ -21,7 +22,7 @@ import numpy as np
 
 from .instructions import (CLASSES, CLASS_INDEX, MNEMONICS, N_CLASSES, N_MNEMONICS)
 
-Machine = namedtuple("Machine", "st mem rtab dsp armclang trace")
+Machine = namedtuple("Machine", "st mem rtab dsp armclang trace single_rounding")
 
 # --- layout of the state vector ------------------------------------------------------
 # A global header (flags, fault info, the current code region), then one block of counters
@@ -165,7 +166,7 @@ def recording_loads():
         _trace_loads_default[0] = before
 
 
-def build(memory, dsp=True, armclang=False, trace_loads=None):
+def build(memory, dsp=True, armclang=False, trace_loads=None, single_rounding=False):
     """Materialise a `Memory` layout into a fresh `Machine` with zeroed counters;
     `trace_loads` (default: inside `recording_loads`) adds the load trace."""
     n = len(memory.names)
@@ -189,7 +190,7 @@ def build(memory, dsp=True, armclang=False, trace_loads=None):
     if trace_loads or (trace_loads is None and _trace_loads_default[0]):
         trace = np.empty(TRACE_HEADER + TRACE_CAPACITY, np.int64)  # pages touched only as used
         trace[:TRACE_HEADER] = (0, -1, 0)
-    return Machine(st, mem, rtab, dsp, armclang, trace)
+    return Machine(st, mem, rtab, dsp, armclang, trace, single_rounding)
 
 
 def read(m, address, count, dtype=np.int8):

@@ -114,7 +114,8 @@ def run_case(case, build="simd", toolchain="gcc", function=None, tracer=None):
     else:   # TFLM's reference Prepare may request a scratch buffer too
         scratch = getattr(module, "reference_buffer_size", lambda case: 0)(case)
     mem, addr = layout(case, scratch)
-    m = machine.build(mem, dsp=build.dsp_extension, armclang=build.armclang)
+    m = machine.build(mem, dsp=build.dsp_extension, armclang=build.armclang,
+                      single_rounding=build.single_rounding)
     try:
         if not build.cmsis_nn:
             chain = module.run_reference(m, case, addr, tracer)

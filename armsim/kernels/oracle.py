@@ -47,6 +47,20 @@ def requantize(acc, mult, shift):
     return rdbpot(srdhm(x, mult), right)
 
 
+def requantize_single(acc, mult, shift):
+    """CMSIS_NN_USE_SINGLE_ROUNDING's arm_nn_requantize: (int32)((acc * mult) >> (30 - shift)),
+    then (result + 1) >> 1 -- one rounding instead of two."""
+    shift = np.asarray(shift, np.int64)
+    product = np.asarray(acc, np.int64) * np.asarray(mult, np.int64)
+    return _wrap32(_wrap32(product >> (30 - shift)) + 1) >> 1
+
+
+def _requantize(case):
+    """The requantization of the build the case asks for (`single_rounding`: CMSIS-NN with
+    CMSIS_NN_USE_SINGLE_ROUNDING)."""
+    return requantize_single if case.get("single_rounding") else requantize
+
+
 def _clamp8(y, lo, hi):
     return np.clip(y, lo, hi).astype(np.int8)
 
@@ -107,7 +121,7 @@ def conv(case):
                 acc[..., g * per_group:(g + 1) * per_group] += xs @ ws.T
     acc = _wrap32(acc + _bias(case, out_c))
     mult, shift = _per_channel(case, out_c)
-    y = requantize(acc, mult, shift) + p["output_offset"]
+    y = _requantize(case)(acc, mult, shift) + p["output_offset"]
     return _clamp8(y, p["activation"]["min"], p["activation"]["max"]).ravel()
 
 
@@ -127,7 +141,7 @@ def depthwise_conv(case):
             acc += _tap(xp, ky, kx, out_h, out_w, p["stride"], p["dilation"]) * wt[ky, kx]
     acc = _wrap32(acc + _bias(case, out_c))
     mult, shift = _per_channel(case, out_c)
-    y = requantize(acc, mult, shift) + p["output_offset"]
+    y = _requantize(case)(acc, mult, shift) + p["output_offset"]
     return _clamp8(y, p["activation"]["min"], p["activation"]["max"]).ravel()
 
 
@@ -139,7 +153,7 @@ def fully_connected(case):
     wt = np.asarray(case["weights"], np.int64).reshape(out_c, depth) + p["filter_offset"]
     acc = _wrap32(x @ wt.T + _bias(case, out_c))
     mult, shift = _per_channel(case, out_c)
-    y = requantize(acc, mult, shift) + p["output_offset"]
+    y = _requantize(case)(acc, mult, shift) + p["output_offset"]
     return _clamp8(y, p["activation"]["min"], p["activation"]["max"]).ravel()
 
 
@@ -259,16 +273,16 @@ def elementwise_add(case):
     a = np.asarray(case["input"], np.int64) + case["input_1_offset"]
     b = np.asarray(case["input2"], np.int64) + case["input_2_offset"]
     ls = case["left_shift"]
-    x1 = requantize(_wrap32(a << ls), case["input_1_mult"], case["input_1_shift"])
-    x2 = requantize(_wrap32(b << ls), case["input_2_mult"], case["input_2_shift"])
-    y = requantize(_wrap32(x1 + x2), case["out_mult"], case["out_shift"]) + case["out_offset"]
+    x1 = _requantize(case)(_wrap32(a << ls), case["input_1_mult"], case["input_1_shift"])
+    x2 = _requantize(case)(_wrap32(b << ls), case["input_2_mult"], case["input_2_shift"])
+    y = _requantize(case)(_wrap32(x1 + x2), case["out_mult"], case["out_shift"]) + case["out_offset"]
     return _clamp8(y, case["out_activation_min"], case["out_activation_max"])
 
 
 def elementwise_mul(case):
     a = np.asarray(case["input"], np.int64) + case["input_1_offset"]
     b = np.asarray(case["input2"], np.int64) + case["input_2_offset"]
-    y = requantize(a * b, case["out_mult"], case["out_shift"]) + case["out_offset"]
+    y = _requantize(case)(a * b, case["out_mult"], case["out_shift"]) + case["out_offset"]
     return _clamp8(y, case["out_activation_min"], case["out_activation_max"])
 
 
@@ -307,7 +321,7 @@ def transpose_conv(case):
     acc = full[:, ph:ph + out_h, pw:pw + out_w, :]
     acc = _wrap32(acc + _bias(case, oc))
     mult, shift = _per_channel(case, oc)
-    y = requantize(acc, mult, shift) + p["output_offset"]
+    y = _requantize(case)(acc, mult, shift) + p["output_offset"]
     return _clamp8(y, p["activation"]["min"], p["activation"]["max"]).ravel()
 
 
@@ -332,12 +346,12 @@ def svdf_run(case):
     for x in x_all:
         state = np.concatenate([state.reshape(n, -1)[:, 1:],
                                 np.zeros((n, 1), np.int64)], axis=1).reshape(n, features, time)
-        feat = requantize(_wrap32((x - p["input_offset"]) @ wf.T), qi["multiplier"], qi["shift"])
+        feat = _requantize(case)(_wrap32((x - p["input_offset"]) @ wf.T), qi["multiplier"], qi["shift"])
         feat = np.clip(feat, act_in["min"], act_in["max"])
         state[:, :, -1] = ((feat + 2**(bits - 1)) % 2**bits) - 2**(bits - 1)
         t = _wrap32(np.einsum("bft,ft->bf", state, wt))
         u = t.reshape(n, features // rank, rank).sum(axis=2) + _bias(case, features // rank)
-        y = requantize(_wrap32(u), qo["multiplier"], qo["shift"]) + p["output_offset"]
+        y = _requantize(case)(_wrap32(u), qo["multiplier"], qo["shift"]) + p["output_offset"]
         out = np.clip(y, act_out["min"], act_out["max"])
     return out.ravel(), state.ravel()
 

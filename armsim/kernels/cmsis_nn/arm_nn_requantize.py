@@ -1,4 +1,8 @@
-"""arm_nn_requantize (arm_nnsupportfunctions.h), default double-rounding build.
+"""arm_nn_requantize (arm_nnsupportfunctions.h): the default double-rounding build, and
+with CMSIS_NN_USE_SINGLE_ROUNDING (`m.single_rounding`) the single-rounding one:
+
+    total_shift = 31 - shift;  new_val = val * (int64_t)multiplier;
+    result = new_val >> (total_shift - 1);  return (result + 1) >> 1;
 
     left_shift  = shift > 0 ? shift : 0
     right_shift = shift > 0 ? 0 : -shift
@@ -13,7 +17,7 @@ kernel calls them from.
 """
 from armsim.cpu.kernel import kernel
 from armsim.cpu.ops import (REQUANTIZE, add, and_, asr, bic, cmp, enter_region, it, leave_region,
-                            lsl, lsr, mov, orr, rsb, smlal, sub)
+                            lsl, lsr, mov, orr, rsb, smlal, smull, sub)
 
 
 @kernel(inline=True)
@@ -75,7 +79,29 @@ def split_shift(m, shift):
 
 
 @kernel(inline=True)
+def requantize_single_rounding(m, val, multiplier, n):
+    """CMSIS_NN_USE_SINGLE_ROUNDING's arm_nn_requantize given n = total_shift - 1 = 30 - shift.
+    The 64-bit shift by a register amount is gcc's inline sequence for an int64 ASR (LSR,
+    RSB, SUBS, LSL, ORR, IT PL / ASRPL).  Estimated: no disassembly or measurement of a
+    single-rounding build exists here."""
+    region = enter_region(m, REQUANTIZE)
+    lo, hi = smull(m, val, multiplier)              # new_val = val * (int64_t)multiplier;
+    low = lsr(m, lo, n)                             # (int32_t)(new_val >> (total_shift - 1)):
+    up = rsb(m, n, 32)                              #   the low word's bits from both halves
+    over = sub(m, n, 32)                            #   SUBS: n >= 32 takes the high word alone
+    result = orr(m, low, lsl(m, hi, up))
+    it(m, 1 if over < 0 else 0)                     #   IT PL: the ASRPL fails while n < 32
+    if over >= 0:
+        result = asr(m, hi, over)
+    result = asr(m, add(m, result, 1), 1)           # result = (result + 1) >> 1;
+    leave_region(m, region)
+    return result
+
+
+@kernel(inline=True)
 def arm_nn_requantize(m, val, multiplier, shift):
+    if m.single_rounding:                           # CMSIS_NN_USE_SINGLE_ROUNDING
+        return requantize_single_rounding(m, val, multiplier, rsb(m, shift, 30))
     left_shift, right_shift = split_shift(m, shift)
     return arm_nn_divide_by_power_of_two(
         m, arm_nn_doubling_high_mult_no_sat(m, lsl(m, val, left_shift), multiplier), right_shift)

@@ -9,16 +9,22 @@ and one RSB per distinct shift per call, not one per value.
 `requantize_setup` is the hoisted part (executed once, before the loop);
 `requantize_in_loop` is what stays in the loop.  Together they compute exactly
 `arm_nn_requantize(val, multiplier, shift)` (kernels/cmsis_nn/arm_nn_requantize.py).
+With CMSIS_NN_USE_SINGLE_ROUNDING the hoisted part is total_shift - 1 (one RSB), carried as
+the setup's first value.
 """
 from armsim.cpu.kernel import kernel
-from armsim.cpu.ops import and_, asr, lsl, mov, sub
+from armsim.cpu.ops import and_, asr, lsl, mov, rsb, sub
 
-from .arm_nn_requantize import arm_nn_doubling_high_mult_no_sat, round_half_away, split_shift
+from .arm_nn_requantize import (arm_nn_doubling_high_mult_no_sat, requantize_single_rounding,
+                                round_half_away, split_shift)
 
 
 @kernel(inline=True)
 def requantize_setup(m, shift):
-    """Loop-invariant part: (left_shift, right_shift, remainder_mask, threshold)."""
+    """Loop-invariant part: (left_shift, right_shift, remainder_mask, threshold); single
+    rounding: (total_shift - 1, 0, 0, 0)."""
+    if m.single_rounding:
+        return rsb(m, shift, 30), 0, 0, 0
     left_shift, right_shift = split_shift(m, shift)
     one = mov(m, 1)
     remainder_mask = sub(m, lsl(m, one, right_shift), 1)  # (1 << exponent) - 1
@@ -29,6 +35,8 @@ def requantize_setup(m, shift):
 @kernel(inline=True)
 def requantize_in_loop(m, val, multiplier, left_shift, right_shift, remainder_mask, threshold):
     """arm_nn_requantize(val, multiplier, shift) given `requantize_setup(shift)`."""
+    if m.single_rounding:
+        return requantize_single_rounding(m, val, multiplier, left_shift)
     dividend = arm_nn_doubling_high_mult_no_sat(m, lsl(m, val, left_shift), multiplier)
     remainder = and_(m, remainder_mask, dividend)       # remainder_mask & dividend
     result = asr(m, dividend, right_shift)              # dividend >> exponent
