@@ -338,6 +338,11 @@ def render_html(report):
     why = report.get("why") or {}          # op index -> why its kernel path (armsim.insight)
     if why:
         head.append('<th class="l">why this kernel</th>')
+    # compare: why the DSP build gains less than 1.3x (armsim.insight.simd_gain)
+    gain = {o["index"]: (o.get("simd_gain") or {}).get("reason", "")
+            for o in profiles.get("simd", {}).get("ops", [])}
+    if any(gain.values()):
+        head.append('<th class="l">why simd gains little</th>')
     body = []
     for r in rows:
         first = r["paths"][paths[0]] if paths[0] in r["paths"] else next(iter(r["paths"].values()))
@@ -362,6 +367,9 @@ def render_html(report):
         if why:
             reason = why.get(str(r["index"]), "")
             cells.append(f'<td class="l why" data-v="{_e(reason)}">{_e(reason)}</td>')
+        if any(gain.values()):
+            reason = gain.get(r["index"], "")
+            cells.append(f'<td class="l simd-gain" data-v="{_e(reason)}">{_e(reason)}</td>')
         body.append(f'<tr data-index="{r["index"]}">' + "".join(cells) + "</tr>")
 
     arena_text = ""
