@@ -29,6 +29,7 @@ Not modelled (as in ../shared/reference/README.md's ``cycles_trm``): register de
 alignment, unaligned accesses, interrupts.  The stack (PUSH/POP, stack slots) is assumed in
 zero-wait-state RAM.
 """
+import functools
 from dataclasses import dataclass, replace
 
 import numpy as np
@@ -238,15 +239,24 @@ class Counters:
     region_beats: dict           # region name -> load beats + store beats
 
     @classmethod
-    def of(cls, m, region_names=(), block=None):
-        """The counters of the whole run, or of one stage block (`machine.blocks`)."""
-        b = machine.totals(m) if block is None else machine.blocks(m)[block]
-        traffic = machine.region_traffic(m, region_names, block)
-        return cls(np.array(b[:N_MNEMONICS], np.int64), np.array(machine.class_pairs(m, block)),
+    def of(cls, m, region_names=()):
+        """The counters of the whole run."""
+        return cls.of_block(machine.totals(m), region_names)
+
+    @classmethod
+    def of_block(cls, b, region_names=()):
+        """The counters of one block of the machine's layout (`machine.totals`, or a row of
+        `machine.blocks`: one stage)."""
+        beats = {}
+        for r, name in enumerate(region_names):
+            base = machine.REGION_BASE + r * len(machine.REGION_FIELDS)
+            beats[name] = int(b[base + 1] + b[base + 4])            # load + store beats
+        pairs = b[machine.PAIRS:machine.PAIRS + N_CLASSES * N_CLASSES]
+        return cls(np.array(b[:N_MNEMONICS], np.int64),
+                   np.array(pairs, np.int64).reshape(N_CLASSES, N_CLASSES),
                    int(b[machine.TAKEN]),
                    int(b[machine.STACK_BEATS] + b[machine.MULTIPLE_BEATS]),
-                   int(b[machine.IT_FAILED]),
-                   {name: t["load_beats"] + t["store_beats"] for name, t in traffic.items()})
+                   int(b[machine.IT_FAILED]), beats)
 
     def class_counts(self):
         out = np.zeros(N_CLASSES, np.int64)
@@ -271,11 +281,20 @@ def _dual_issued(rule, pairs, class_counts):
     return int(round(float(d.sum())))
 
 
+def _issue_cycles(c):
+    """Per mnemonic, its issue cycles on core `c`."""
+    return np.array([c.mnemonic_cycles.get(mn, c.class_cycles[CLASS_OF[mn]])
+                     for mn in MNEMONICS], np.int64)
+
+
+_named_issue_cycles = functools.lru_cache(maxsize=None)(lambda name: _issue_cycles(core(name)))
+
+
 def breakdown_of(counters, core_model, wait_states=None):
     """The cycle terms (see the module docstring) of `counters` on `core_model`."""
     c = core(core_model)
-    per_mnemonic = np.array([c.mnemonic_cycles.get(mn, c.class_cycles[CLASS_OF[mn]])
-                             for mn in MNEMONICS], np.int64)
+    per_mnemonic = _named_issue_cycles(core_model) if isinstance(core_model, str) \
+        else _issue_cycles(c)
     issue = int(per_mnemonic @ counters.mnemonics)
     saved = 0
     for (p, k), cost in c.pipelined.items():
@@ -358,7 +377,7 @@ def stage_breakdown(m, core_name, flash_wait_states=0, region_names=(), wait_sta
     for k in np.flatnonzero(blocks[:, :N_MNEMONICS].any(axis=1)):
         label = machine.stage_label(int(k))
         row = out.setdefault(label, {"cycles": 0, "instructions": 0})
-        row["cycles"] += breakdown_of(Counters.of(m, region_names, int(k)), core_name,
+        row["cycles"] += breakdown_of(Counters.of_block(blocks[k], region_names), core_name,
                                       ws)["total"]
         row["instructions"] += int(blocks[k, :N_MNEMONICS].sum())
     ordered = {label: out[label] for label in machine.STAGES if label in out}

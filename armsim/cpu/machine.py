@@ -3,7 +3,8 @@
 A `Machine` is a namedtuple of numpy arrays so that the same object is used by the
 numba-compiled counted run and by the pure-Python traced run:
 
-* ``st``   int64 state vector: per-mnemonic counts, taken branches, the Q and GE flags,
+* ``regions`` int64 [code region, state]: one state vector per code region (below).
+* ``st``   the current code region's row of ``regions``: per-mnemonic counts, taken branches, the Q and GE flags,
            the class of the previous instruction and a class-pair matrix (what the cycle
            models need: load pipelining, dual issue), IT-block instructions whose condition
            failed, per-region memory traffic, fault info.
@@ -22,21 +23,24 @@ import numpy as np
 
 from .instructions import (CLASSES, CLASS_INDEX, MNEMONICS, N_CLASSES, N_MNEMONICS)
 
-Machine = namedtuple("Machine", "st mem rtab dsp armclang trace single_rounding")
+Machine = namedtuple("Machine", "st mem rtab dsp armclang trace single_rounding regions")
 
 # --- layout of the state vector ------------------------------------------------------
-# A global header (flags, fault info, the current code region), then one block of counters
-# per *stage*: a code region the kernels enter and leave (`CODE_REGIONS`: im2col, the
-# requantization, TFLM's Eval glue, else the kernel) times a category of instruction fixed
-# by the op (`CATEGORIES`).  Every instruction counts in its stage's block only, so a cycle
-# model that is a sum over counters prices each stage on its own and the stages add up to
-# the whole; `totals(m)` is the sum of the blocks.
+# One state vector per *code region* the kernels enter and leave (`CODE_REGIONS`: im2col,
+# the requantization, TFLM's Eval glue, else the kernel), the rows of `Machine.regions`; a
+# kernel's ops count in `st`, the current region's row (`armsim.cpu.ops.enter_region` hands
+# the code inside a region a Machine on that region's row, carrying the flags across).  A
+# row is a header (flags, fault info) and one block of counters per op category
+# (`CATEGORIES`, fixed by the op, so every index an op touches is a constant).  A stage is a
+# (region, category) block: every instruction counts in one stage only, so a cycle model
+# that is a sum over counters prices each stage on its own and the stages add up to the
+# whole; `totals(m)` is the sum of the blocks.
 Q_FLAG = 0                     # APSR.Q (sticky)
 GE_FLAGS = 1                   # APSR.GE<3:0>
 PREV_CLASS = 2                 # class index of the previous instruction
 FAULT_ADDRESS = 3
 FAULT_MNEMONIC = 4
-STAGE = 5                      # index of the current code region's first block
+FAULTED = 5                    # 1 in the row whose access faulted
 HEADER = 6
 # within a block: per-mnemonic counts first, then
 TAKEN = N_MNEMONICS            # taken branches (incl. calls and returns)
@@ -49,13 +53,22 @@ REGION_FIELDS = ("loads", "load_beats", "load_bytes", "stores", "store_beats", "
 REGION_BASE = PAIRS + N_CLASSES * N_CLASSES
 FITTED = REGION_BASE + MAX_REGIONS * len(REGION_FIELDS)  # per mnemonic: issued by fitted ops
 BLOCK_SIZE = FITTED + N_MNEMONICS
+# blocks start BLOCK_STRIDE words apart: rounded up to a 64-byte line plus two lines, so the
+# blocks' hot counters fall in different sets of the host's L1 cache (a stride near 4 KiB
+# put them all in one set and halved the counted run's speed)
+BLOCK_STRIDE = (BLOCK_SIZE + 7) // 8 * 8 + 16
 CODE_REGIONS = ("kernel", "im2col", "requantize", "glue")
 # the category of an op (`armsim.cpu.ops`): multiply-accumulates, operand unpacking
 # (extends, packs, rotates), loads, stores, saturation, other ALU work and branches, calls
 # and stack frames (incl. transcribed stack slots), fitted bookkeeping
 CATEGORIES = ("mac", "unpack", "load", "store", "saturate", "alu", "call", "fitted")
+STATE_SIZE = HEADER + len(CATEGORIES) * BLOCK_STRIDE     # one code region's row
 N_BLOCKS = len(CODE_REGIONS) * len(CATEGORIES)
-STATE_SIZE = HEADER + N_BLOCKS * BLOCK_SIZE
+
+
+def category_start(category):
+    """Where category `category`'s block starts in a row."""
+    return HEADER + CATEGORIES.index(category) * BLOCK_STRIDE
 
 
 # the stage a block reports under: a code region names it, else the op category does
@@ -87,9 +100,21 @@ def stage_label(block):
     return _CATEGORY_STAGE[category]
 
 
-def region_start(region):
-    """The STAGE value of code region `region` (a name of `CODE_REGIONS`)."""
-    return HEADER + CODE_REGIONS.index(region) * len(CATEGORIES) * BLOCK_SIZE
+def region_index(region):
+    """The row of code region `region` (a name of `CODE_REGIONS`)."""
+    return CODE_REGIONS.index(region)
+
+
+def in_region(m, region):
+    """Host side: a Machine counting in code region `region`, with `m`'s flags (hand them
+    back with `leave(m, that)`); `armsim.cpu.ops.enter_region` is the compiled twin."""
+    inner = m._replace(st=m.regions[region_index(region)])
+    inner.st[:HEADER - 1] = m.st[:HEADER - 1]
+    return inner
+
+
+def leave(m, inner):
+    m.st[:HEADER - 1] = inner.st[:HEADER - 1]
 
 
 NO_CLASS = CLASS_INDEX["it"]   # a neutral predecessor at reset (IT never affects timing)
@@ -183,14 +208,14 @@ def build(memory, dsp=True, armclang=False, trace_loads=None, single_rounding=Fa
         for chunk in memory._chunks[name]:
             mem[pos:pos + len(chunk)] = chunk
             pos += _align16(len(chunk))
-    st = np.zeros(STATE_SIZE, np.int64)
+    regions = np.zeros((len(CODE_REGIONS), STATE_SIZE), np.int64)
+    st = regions[0]
     st[PREV_CLASS] = NO_CLASS
-    st[STAGE] = region_start("kernel")
     trace = None
     if trace_loads or (trace_loads is None and _trace_loads_default[0]):
         trace = np.empty(TRACE_HEADER + TRACE_CAPACITY, np.int64)  # pages touched only as used
         trace[:TRACE_HEADER] = (0, -1, 0)
-    return Machine(st, mem, rtab, dsp, armclang, trace, single_rounding)
+    return Machine(st, mem, rtab, dsp, armclang, trace, single_rounding, regions)
 
 
 def read(m, address, count, dtype=np.int8):
@@ -204,25 +229,25 @@ def read(m, address, count, dtype=np.int8):
 
 
 def reset_counters(m):
-    m.st[:] = 0
+    m.regions[:] = 0
     m.st[PREV_CLASS] = NO_CLASS
-    m.st[STAGE] = region_start("kernel")
     if m.trace is not None:
         m.trace[:TRACE_HEADER] = (0, -1, 0)
 
 
 def fault_message(m, region_names):
-    mnemonic = MNEMONICS[m.st[FAULT_MNEMONIC]]
-    address = int(m.st[FAULT_ADDRESS]) & 0xFFFFFFFF
+    row = m.regions[int(np.argmax(m.regions[:, FAULTED]))]    # the code region that faulted
+    mnemonic = MNEMONICS[row[FAULT_MNEMONIC]]
+    address = int(row[FAULT_ADDRESS]) & 0xFFFFFFFF
     spans = ", ".join(f"{name} {int(b):#010x}-{int(b + s):#010x}"
                       for name, (b, s, _, _) in zip(region_names, m.rtab))
     return f"HardFault: {mnemonic.upper()} accessed {address:#010x}, outside every region ({spans})"
 
 
 def blocks(m):
-    """The per-stage counter blocks, [N_BLOCKS, BLOCK_SIZE] (a view): block
+    """The per-stage counter blocks, [N_BLOCKS, BLOCK_SIZE] (a copy): block
     r * len(CATEGORIES) + c holds code region CODE_REGIONS[r], category CATEGORIES[c]."""
-    return m.st[HEADER:].reshape(N_BLOCKS, BLOCK_SIZE)
+    return m.regions[:, HEADER:].reshape(N_BLOCKS, BLOCK_STRIDE)[:, :BLOCK_SIZE]
 
 
 def totals(m):
@@ -275,5 +300,6 @@ def region_traffic(m, region_names, block=None):
 
 
 __all__ = ["Machine", "Memory", "MemoryFault", "build", "read", "counts", "fitted_counts",
-           "counter", "totals", "blocks", "stage_label", "STAGES", "region_start", "class_pairs",
+           "counter", "totals", "blocks", "stage_label", "STAGES", "region_index", "in_region",
+           "leave", "class_pairs",
            "region_traffic", "load_trace", "CLASSES"]

@@ -23,10 +23,11 @@ from numba.extending import overload
 
 from . import isa
 from .instructions import CLASS_INDEX, CLASS_OF, MNEMONIC_INDEX
-from .machine import (BLOCK_SIZE, CATEGORIES, FAULT_ADDRESS, FAULT_MNEMONIC, FITTED, GE_FLAGS,
-                      GRANULE_SHIFT, IT_FAILED, MULTIPLE_BEATS, PAIRS, PREV_CLASS, Q_FLAG,
-                      REGION_BASE, REGION_FIELDS, STACK_BEATS, STAGE, TAKEN, TRACE_COUNT,
-                      TRACE_DROPPED, TRACE_HEADER, TRACE_LAST, MemoryFault, region_start)
+from .machine import (FAULT_ADDRESS, FAULT_MNEMONIC, FAULTED, FITTED, GE_FLAGS, GRANULE_SHIFT,
+                      IT_FAILED, MULTIPLE_BEATS, PAIRS, PREV_CLASS, Q_FLAG, REGION_BASE,
+                      REGION_FIELDS, STACK_BEATS, TAKEN, TRACE_COUNT, TRACE_DROPPED,
+                      TRACE_HEADER, TRACE_LAST, Machine, MemoryFault, category_start,
+                      region_index)
 from .instructions import N_CLASSES
 from .jit import jit
 
@@ -55,12 +56,11 @@ def _register(name, mnemonic, body, fitted=False):
 
 
 @jit(inline="numba", cache=False)
-def issue(m, index, cls, category):
-    """Count one instruction of mnemonic `index`, timing class `cls` and op category
-    `category` (a block offset) in the current stage; returns the stage block's start, where
-    the op adds what else it counts (taken branches, traffic, ...)."""
+def issue(m, index, cls, block):
+    """Count one instruction of mnemonic `index` and timing class `cls` in the block of its
+    op's category (`block`, a constant: `machine.category_start`) of the current code
+    region's row; returns `block`, where the op adds what else it counts."""
     st = m.st
-    block = st[STAGE] + category
     st[block + index] += 1
     st[block + PAIRS + st[PREV_CLASS] * N_CLASSES + cls] += 1
     st[PREV_CLASS] = cls
@@ -97,29 +97,33 @@ def category_of(name, mnemonic):
 
 
 def _ids(mnemonic, name=None):
-    """Mnemonic index, class index and category block offset of op `name`."""
-    category = category_of(name or mnemonic, mnemonic)
+    """Mnemonic index, class index and category block start of op `name`."""
     return (MNEMONIC_INDEX[mnemonic], CLASS_INDEX[CLASS_OF[mnemonic]],
-            CATEGORIES.index(category) * BLOCK_SIZE)
+            category_start(category_of(name or mnemonic, mnemonic)))
 
 
 @jit(inline="numba", cache=False)
-def enter_region(m, start):
-    """Make the following instructions count in the code region that starts at `start`
-    (`machine.region_start(name)`: `IM2COL`, `REQUANTIZE`); returns the region to restore
-    with `leave_region`.  Not an instruction: it only steers the counting."""
-    previous = m.st[STAGE]
-    m.st[STAGE] = start
-    return previous
+def enter_region(m, region):
+    """A Machine whose ops count in code region `region` (`IM2COL`, `REQUANTIZE`: a row of
+    `m.regions`), carrying `m`'s flags and previous instruction class; hand them back with
+    `leave_region(m, inner)`.  Not an instruction: it only steers the counting.  The code
+    inside uses the returned machine:  ``m = enter_region(outer, REQUANTIZE)``."""
+    st = m.regions[region]
+    st[Q_FLAG] = m.st[Q_FLAG]
+    st[GE_FLAGS] = m.st[GE_FLAGS]
+    st[PREV_CLASS] = m.st[PREV_CLASS]
+    return Machine(st, m.mem, m.rtab, m.dsp, m.armclang, m.trace, m.single_rounding, m.regions)
 
 
 @jit(inline="numba", cache=False)
-def leave_region(m, previous):
-    m.st[STAGE] = previous
+def leave_region(m, inner):
+    m.st[Q_FLAG] = inner.st[Q_FLAG]
+    m.st[GE_FLAGS] = inner.st[GE_FLAGS]
+    m.st[PREV_CLASS] = inner.st[PREV_CLASS]
 
 
-IM2COL = region_start("im2col")
-REQUANTIZE = region_start("requantize")
+IM2COL = region_index("im2col")
+REQUANTIZE = region_index("requantize")
 
 
 # --- register-to-register instructions --------------------------------------------------
@@ -312,6 +316,7 @@ def locate(m, address, nbytes, index):
             return r, rtab[r, 2] + offset
     m.st[FAULT_ADDRESS] = address
     m.st[FAULT_MNEMONIC] = index
+    m.st[FAULTED] = 1
     raise MemoryFault("simulated HardFault")
 
 

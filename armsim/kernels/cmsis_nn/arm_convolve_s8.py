@@ -295,7 +295,8 @@ def convolve_s8_body(m, ctx, conv_params, quant_params, input_dims, input_data, 
                     fitted_ldr_sp(m)
                     fitted_ldr_sp(m)
                     base_idx_x = add(m, stride_x * i_out_x, -pad_x)  # base_idx_x = stride_x * i_out_x - pad_x;  (stepped)
-                    region = enter_region(m, IM2COL)  # the column: taps copied, then widened
+                    outer = m
+                    m = enter_region(outer, IM2COL)   # the column: taps copied, then widened
                     rshifted = y_rshift == 1 or x_rshift == 1
                     cmp(m, y_rshift | x_rshift, 0)          # if (y_rshift == 1 || x_rshift == 1)  (flags kept in a register)
                     bcc(m, rshifted)
@@ -382,7 +383,8 @@ def convolve_s8_body(m, ctx, conv_params, quant_params, input_dims, input_data, 
                         arm_q7_to_q15_with_offset(m, col_src, im2col_buf_start_s16, rhs_cols,
                                                   input_offset)
                     im2col_buf_start_s16 = add(m, im2col_buf_start_s16, 2 * aligned_rhs_cols)
-                    leave_region(m, region)
+                    leave_region(outer, m)
+                    m = outer
                     cmp(m, lhs_rows, 2)               # if (lhs_rows == 2)
                     bcc(m, lhs_rows != 2)
                     if lhs_rows == 2:

@@ -11,9 +11,9 @@ with CMSIS_NN_USE_SINGLE_ROUNDING (`m.single_rounding`) the single-rounding one:
 
 arm_nn_doubling_high_mult_no_sat adds the 64-bit product to 1 << 30 (one SMLAL) and takes
 bits [62:31]; arm_nn_divide_by_power_of_two rounds half away from zero.  Both are
-__STATIC_FORCEINLINE, so they are inlined into every kernel that requantizes.  Their
-instructions count in the REQUANTIZE code region (the "requantize" stage), wherever a
-kernel calls them from.
+__STATIC_FORCEINLINE, so they are inlined into every kernel that requantizes.
+`arm_nn_requantize` counts in the REQUANTIZE code region (the "requantize" stage); the
+helpers count where their caller does (softmax uses them for its own fixed-point math).
 """
 from armsim.cpu.kernel import kernel
 from armsim.cpu.ops import (REQUANTIZE, add, and_, asr, bic, cmp, enter_region, it, leave_region,
@@ -22,12 +22,10 @@ from armsim.cpu.ops import (REQUANTIZE, add, and_, asr, bic, cmp, enter_region, 
 
 @kernel(inline=True)
 def arm_nn_doubling_high_mult_no_sat(m, m1, m2):
-    region = enter_region(m, REQUANTIZE)
     lo = mov(m, 1 << 30)                     # mult.word.low = 1 << 30;
     hi = mov(m, 0)                           # mult.word.high = 0;
     lo, hi = smlal(m, lo, hi, m1, m2)        # mult.long_long += (int64_t)m1 * m2;
     result = orr(m, lsr(m, lo, 31), hi << 1)  # result = (int32_t)(mult.long_long >> 31);  (ORR Rd, Rn, Rm, LSL #1)
-    leave_region(m, region)
     return result
 
 
@@ -50,21 +48,18 @@ def round_half_away(m, result, remainder, threshold):
 
 @kernel(inline=True)
 def arm_nn_divide_by_power_of_two(m, dividend, exponent):
-    region = enter_region(m, REQUANTIZE)
     one = mov(m, 1)
     remainder_mask = sub(m, lsl(m, one, exponent), 1)   # (1 << exponent) - 1
     remainder = and_(m, remainder_mask, dividend)       # remainder_mask & dividend
     result = asr(m, dividend, exponent)                 # dividend >> exponent
     threshold = asr(m, remainder_mask, 1)               # remainder_mask >> 1
     result = round_half_away(m, result, remainder, threshold)
-    leave_region(m, region)
     return result
 
 
 @kernel(inline=True)
 def split_shift(m, shift):
     """(left_shift, right_shift) of arm_nn_requantize."""
-    region = enter_region(m, REQUANTIZE)
     left_shift = bic(m, shift, shift >> 31)             # shift > 0 ? shift : 0  (BIC Rd, Rs, Rs, ASR #31)
     right_shift = rsb(m, shift, 0)                      # -shift ...
     cmp(m, shift, 0)
@@ -74,7 +69,6 @@ def split_shift(m, shift):
     it(m, 0)
     if shift > 0:
         right_shift = mov(m, 0)                         # ... or 0 when shift > 0
-    leave_region(m, region)
     return left_shift, right_shift
 
 
@@ -84,7 +78,6 @@ def requantize_single_rounding(m, val, multiplier, n):
     The 64-bit shift by a register amount is gcc's inline sequence for an int64 ASR (LSR,
     RSB, SUBS, LSL, ORR, IT PL / ASRPL).  Estimated: no disassembly or measurement of a
     single-rounding build exists here."""
-    region = enter_region(m, REQUANTIZE)
     lo, hi = smull(m, val, multiplier)              # new_val = val * (int64_t)multiplier;
     low = lsr(m, lo, n)                             # (int32_t)(new_val >> (total_shift - 1)):
     up = rsb(m, n, 32)                              #   the low word's bits from both halves
@@ -94,14 +87,18 @@ def requantize_single_rounding(m, val, multiplier, n):
     if over >= 0:
         result = asr(m, hi, over)
     result = asr(m, add(m, result, 1), 1)           # result = (result + 1) >> 1;
-    leave_region(m, region)
     return result
 
 
 @kernel(inline=True)
-def arm_nn_requantize(m, val, multiplier, shift):
+def arm_nn_requantize(outer, val, multiplier, shift):
+    m = enter_region(outer, REQUANTIZE)
     if m.single_rounding:                           # CMSIS_NN_USE_SINGLE_ROUNDING
-        return requantize_single_rounding(m, val, multiplier, rsb(m, shift, 30))
-    left_shift, right_shift = split_shift(m, shift)
-    return arm_nn_divide_by_power_of_two(
-        m, arm_nn_doubling_high_mult_no_sat(m, lsl(m, val, left_shift), multiplier), right_shift)
+        result = requantize_single_rounding(m, val, multiplier, rsb(m, shift, 30))
+    else:
+        left_shift, right_shift = split_shift(m, shift)
+        result = arm_nn_divide_by_power_of_two(
+            m, arm_nn_doubling_high_mult_no_sat(m, lsl(m, val, left_shift), multiplier),
+            right_shift)
+    leave_region(outer, m)
+    return result

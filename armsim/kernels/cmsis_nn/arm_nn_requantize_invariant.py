@@ -13,31 +13,40 @@ With CMSIS_NN_USE_SINGLE_ROUNDING the hoisted part is total_shift - 1 (one RSB),
 the setup's first value.
 """
 from armsim.cpu.kernel import kernel
-from armsim.cpu.ops import and_, asr, lsl, mov, rsb, sub
+from armsim.cpu.ops import REQUANTIZE, and_, asr, enter_region, leave_region, lsl, mov, rsb, sub
 
 from .arm_nn_requantize import (arm_nn_doubling_high_mult_no_sat, requantize_single_rounding,
                                 round_half_away, split_shift)
 
 
 @kernel(inline=True)
-def requantize_setup(m, shift):
+def requantize_setup(outer, shift):
     """Loop-invariant part: (left_shift, right_shift, remainder_mask, threshold); single
     rounding: (total_shift - 1, 0, 0, 0)."""
+    m = enter_region(outer, REQUANTIZE)
     if m.single_rounding:
-        return rsb(m, shift, 30), 0, 0, 0
-    left_shift, right_shift = split_shift(m, shift)
-    one = mov(m, 1)
-    remainder_mask = sub(m, lsl(m, one, right_shift), 1)  # (1 << exponent) - 1
-    threshold = asr(m, remainder_mask, 1)               # remainder_mask >> 1
-    return left_shift, right_shift, remainder_mask, threshold
+        result = rsb(m, shift, 30), 0, 0, 0
+    else:
+        left_shift, right_shift = split_shift(m, shift)
+        one = mov(m, 1)
+        remainder_mask = sub(m, lsl(m, one, right_shift), 1)  # (1 << exponent) - 1
+        threshold = asr(m, remainder_mask, 1)               # remainder_mask >> 1
+        result = left_shift, right_shift, remainder_mask, threshold
+    leave_region(outer, m)
+    return result
 
 
 @kernel(inline=True)
-def requantize_in_loop(m, val, multiplier, left_shift, right_shift, remainder_mask, threshold):
+def requantize_in_loop(outer, val, multiplier, left_shift, right_shift, remainder_mask,
+                       threshold):
     """arm_nn_requantize(val, multiplier, shift) given `requantize_setup(shift)`."""
+    m = enter_region(outer, REQUANTIZE)
     if m.single_rounding:
-        return requantize_single_rounding(m, val, multiplier, left_shift)
-    dividend = arm_nn_doubling_high_mult_no_sat(m, lsl(m, val, left_shift), multiplier)
-    remainder = and_(m, remainder_mask, dividend)       # remainder_mask & dividend
-    result = asr(m, dividend, right_shift)              # dividend >> exponent
-    return round_half_away(m, result, remainder, threshold)
+        result = requantize_single_rounding(m, val, multiplier, left_shift)
+    else:
+        dividend = arm_nn_doubling_high_mult_no_sat(m, lsl(m, val, left_shift), multiplier)
+        remainder = and_(m, remainder_mask, dividend)   # remainder_mask & dividend
+        result = asr(m, dividend, right_shift)          # dividend >> exponent
+        result = round_half_away(m, result, remainder, threshold)
+    leave_region(outer, m)
+    return result

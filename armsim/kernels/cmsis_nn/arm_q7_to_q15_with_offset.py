@@ -19,8 +19,8 @@ from armsim.cpu.ops import (IM2COL, add, and_, asr, bcc, bx, cmp, enter_region, 
 
 
 @kernel
-def arm_q7_to_q15_with_offset(m, src, dst, block_size, offset):
-    region = enter_region(m, IM2COL)                      # input widening (see cpu.machine)
+def arm_q7_to_q15_with_offset(outer, src, dst, block_size, offset):
+    m = enter_region(outer, IM2COL)                      # input widening (see cpu.machine)
     if m.dsp:
         push(m, 4)
         block_cnt = asr(m, block_size, 2)                 # block_cnt = block_size >> 2;  (ASRS: sets flags)
@@ -52,7 +52,7 @@ def arm_q7_to_q15_with_offset(m, src, dst, block_size, offset):
             block_cnt = sub(m, block_cnt, 1)              # block_cnt--;
             bcc(m, block_cnt > 0)
         pop_pc(m, 4)
-        leave_region(m, region)
+        leave_region(outer, m)
     else:
         block_cnt = block_size                            # block_cnt = block_size;
         cmp(m, block_cnt, 0)                              # while (block_cnt > 0)
@@ -70,4 +70,4 @@ def arm_q7_to_q15_with_offset(m, src, dst, block_size, offset):
             block_cnt -= 1                                # (the end-pointer compare counts)
             bcc(m, block_cnt > 0)
         bx(m)
-        leave_region(m, region)
+        leave_region(outer, m)

@@ -19,8 +19,8 @@ from armsim.cpu.ops import (IM2COL, add, and_, asr, bcc, cmp, enter_region, ldr,
 
 
 @kernel
-def arm_s8_to_s16_unordered_with_offset(m, src, dst, block_size, offset):
-    region = enter_region(m, IM2COL)                      # input widening (see cpu.machine)
+def arm_s8_to_s16_unordered_with_offset(outer, src, dst, block_size, offset):
+    m = enter_region(outer, IM2COL)                      # input widening (see cpu.machine)
     push(m, 3)                                            # push {r4, r5, lr}
     offset = sxth(m, offset, 0)                           # (int16_t)offset
     block_cnt = asr(m, block_size, 2)                     # int32_t block_cnt = block_size >> 2;
@@ -58,4 +58,4 @@ def arm_s8_to_s16_unordered_with_offset(m, src, dst, block_size, offset):
         cmp(m, src, end)
         bcc(m, block_cnt > 0)
     pop_pc(m, 3)
-    leave_region(m, region)
+    leave_region(outer, m)

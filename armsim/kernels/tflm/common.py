@@ -36,9 +36,9 @@ INT32_MIN = -(2**31)
 
 
 @kernel(inline=True)
-def MultiplyByQuantizedMultiplier(m, x, quantized_multiplier, shift):
+def MultiplyByQuantizedMultiplier(outer, x, quantized_multiplier, shift):
     """The callee body (the caller issues the BL), in the REQUANTIZE code region."""
-    region = enter_region(m, REQUANTIZE)
+    m = enter_region(outer, REQUANTIZE)
     cmp(m, shift, 0)
     push(m, 2)                                          # push {r4, lr}
     left_shift = bic(m, shift, shift >> 31)             # shift > 0 ? shift : 0
@@ -100,5 +100,5 @@ def MultiplyByQuantizedMultiplier(m, x, quantized_multiplier, shift):
     if remainder > half:
         result = add(m, result, 1)
     pop_pc(m, 2)
-    leave_region(m, region)
+    leave_region(outer, m)
     return result

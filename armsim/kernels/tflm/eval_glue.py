@@ -86,12 +86,12 @@ def run_glue(m, op, glue, dims_of_shapes, scratch_sram, m4_build, tracer=None, n
     Returns the glue function names executed."""
     if glue is None:
         return []
-    previous = int(m.st[machine.STAGE])
-    m.st[machine.STAGE] = machine.region_start("glue")     # the "TFLM Eval glue" stage
+    inner = machine.in_region(m, "glue")                    # the "glue" stage
     try:
-        return _run_glue(m, op, glue, dims_of_shapes, scratch_sram, m4_build, tracer, n_inputs)
+        return _run_glue(inner, op, glue, dims_of_shapes, scratch_sram, m4_build, tracer,
+                         n_inputs)
     finally:
-        m.st[machine.STAGE] = previous
+        machine.leave(m, inner)
 
 
 def _run_glue(m, op, glue, dims_of_shapes, scratch_sram, m4_build, tracer, n_inputs):
