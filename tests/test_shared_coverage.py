@@ -9,8 +9,7 @@ from conftest import REFERENCE, VECTORS, all_families
 NOT_PORTED = {
     "lstm", "lstm_s16",
     "batch_matmul_s16", "softmax_s8_s16",
-    "softmax_s16", "avgpool_s16",
-    "maxpool_s16", "elementwise_add_s16", "elementwise_mul_s16", "conv_s4",
+    "softmax_s16", "conv_s4",
     "depthwise_conv_s4", "fully_connected_s4",
 }
 
