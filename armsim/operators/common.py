@@ -244,8 +244,8 @@ def case_tag(model, op):
 
 def binary_operands(model, op):
     """ADD / MUL operands: (input1, input2, output, activation min, max); int8, or int16 for
-    all three (the s16 kernels; TFLM's Prepare: "Hybrid models are not supported" for two
-    input types, TF_LITE_ENSURE_EQ(input1 type, output type)), equal shapes."""
+    all three (the s16 kernels read and write every operand as int16; TFLM's CMSIS-NN
+    Prepare refuses two input types, "Hybrid models are not supported"), equal shapes."""
     a, b = input_tensor(model, op, 0, "input1"), input_tensor(model, op, 1, "input2")
     out = model.tensors[op.outputs[0]]
     for t, what in ((a, "input1"), (b, "input2"), (out, "output")):
@@ -253,7 +253,8 @@ def binary_operands(model, op):
             require_int8(model, op, t, what)
         elif t.type != "INT16":
             raise error(model, op, f"{what} {t.describe()} is {t.type} but input1 "
-                                   f"{a.describe()} is INT16: TFLM's Prepare requires one type")
+                                   f"{a.describe()} is INT16: TFLM's int16 kernels need every "
+                                   f"operand INT16")
         elif not len(t.scale):
             raise error(model, op, f"{what} {t.describe()} has no quantization parameters")
     if a.shape != b.shape or a.shape != out.shape:
