@@ -15,7 +15,8 @@ sign-extended with SXTH, the high one with ASR #16, the two sums packed with UXT
 code (the same port runs both paths; gcc's register allocation differs a little).
 
 The three shifts are loop-invariant: gcc hoists their requantize setup (one BIC and one RSB
-each per call in the measured histograms).  The 16 arguments and the 3 x 4 hoisted
+each per call in the measured histograms) but tests each shift's sign once per iteration and
+branches around the rounding (requantize_in_loop_branching, read off the disassembly).  The 16 arguments and the 3 x 4 hoisted
 requantize constants do not fit in registers: the compiled loop reloads them from the stack
 (about 18 LDR per element measured) and spills a few (STR).  Those reloads and spills are
 fitted (not read off the C) to ../shared/reference add_s16_1000 (dsp_O2 73,503 and
@@ -24,9 +25,10 @@ scalar_O2 73,247 instructions; add_s16_2048 is the check).
 from armsim.cpu.kernel import kernel
 from armsim.cpu.ops import (add, and_, asr, bcc, cmp, ldr, ldr_sp, ldrd_sp, ldrsh, lsl, mov, orr, pop_pc, push,
                             str_, str_sp, strh, sub, sxth, uxth)
-from armsim.kernels.minmax import max_lt, min_gt
+from armsim.kernels.minmax import max_lt, min_ge
 
-from .arm_nn_requantize_invariant import requantize_in_loop, requantize_setup
+from .arm_nn_requantize_invariant import (SIGN_BRANCH, requantize_in_loop_branching,
+                                          requantize_setup)
 
 
 @kernel(inline=True)
@@ -45,14 +47,17 @@ def _add_pair(m, input_1, input_2, input_1_mult, q1, input_2_mult, q2, out_mult,
     the hoisted (left_shift, right_shift, mask, threshold) tuples; `reloads` stack reloads
     (fitted) are spread over the three requantizes as gcc places them before each use."""
     _stack_traffic(m, reloads // 3 + reloads % 3, 0)
-    input_1 = requantize_in_loop(m, input_1, input_1_mult, q1[0], q1[1], q1[2], q1[3])
+    input_1 = requantize_in_loop_branching(m, input_1, input_1_mult, q1[0], q1[1], q1[2],
+                                           q1[3], q1[0] > 0, SIGN_BRANCH, False)
     _stack_traffic(m, reloads // 3, 0)
-    input_2 = requantize_in_loop(m, input_2, input_2_mult, q2[0], q2[1], q2[2], q2[3])
+    input_2 = requantize_in_loop_branching(m, input_2, input_2_mult, q2[0], q2[1], q2[2],
+                                           q2[3], q2[0] > 0, SIGN_BRANCH, False)
     total = add(m, input_1, input_2)                       # sum = input_1 + input_2;
     _stack_traffic(m, reloads // 3, 0)
-    total = requantize_in_loop(m, total, out_mult, qo[0], qo[1], qo[2], qo[3])
+    total = requantize_in_loop_branching(m, total, out_mult, qo[0], qo[1], qo[2], qo[3],
+                                         qo[0] > 0, SIGN_BRANCH, False)
     total = max_lt(m, total, out_activation_min)           # sum = MAX(sum, out_activation_min);
-    total = min_gt(m, total, out_activation_max)           # sum = MIN(sum, out_activation_max);
+    total = min_ge(m, total, out_activation_max)           # sum = MIN(sum, out_activation_max);  (IT GE)
     return total
 
 
@@ -80,8 +85,9 @@ def arm_elementwise_add_s16(m, input_1_vect, input_2_vect, input_1_offset, input
         ldrd_sp(m)                                         # fitted: a spilled pair reloaded
         if not m.dsp:
             mov(m, 0)                                      # fitted: a register copy (scalar build)
-        for _ in range(3):                                 # fitted: gcc branches around part of
-            bcc(m, False)                                  # the rounding (measured 9 B<cc> per pair)
+        for shift in (input_1_shift, input_2_shift, out_shift):
+            cmp(m, shift, 0)                               # the shift's sign, tested per iteration:
+            bcc(m, shift > 0)                              # BGT to the path without rounding
         two_halfword_1 = ldr(m, input_1_vect)              # arm_nn_read_q15x2_ia(&input_1_vect);
         input_1_vect += 4
         two_halfword_2 = ldr(m, input_2_vect)              # arm_nn_read_q15x2_ia(&input_2_vect);

@@ -12,16 +12,18 @@ ASR #16) and uses MUL; the two results are packed (UXTH / ORR, PACK_Q15x2_32x1) 
 as one word; then the odd element.
 
 The out_shift requantize setup is loop-invariant and hoisted (one BIC / RSB per call
-measured).  Stack reloads of the spilled arguments and constants are fitted (not read off
+measured); its sign is tested once per iteration, with branches around the rounding
+(requantize_in_loop_branching, read off the disassembly).  Stack reloads of the spilled arguments and constants are fitted (not read off
 the C) to ../shared/reference mul_s16_1000 (dsp_O2 28,649, scalar_O2 31,125 instructions;
 mul_s16_2048 is the check).
 """
 from armsim.cpu.kernel import kernel
-from armsim.cpu.ops import (add, and_, asr, b, bcc, cmp, ldr, ldr_sp, ldrd_sp, ldrsh, mul, orr,
+from armsim.cpu.ops import (add, and_, asr, bcc, cmp, ldr, ldr_sp, ldrd_sp, ldrsh, mul, orr,
                             pop_pc, push, smulbb, smultt, str_, str_sp, strh, sub, sxth, uxth)
-from armsim.kernels.minmax import max_lt, min_gt
+from armsim.kernels.minmax import max_lt, min_ge
 
-from .arm_nn_requantize_invariant import requantize_in_loop, requantize_setup
+from .arm_nn_requantize_invariant import (SIGN_BRANCH, SIGN_IT, SIGN_ITE,
+                                          requantize_in_loop_branching, requantize_setup)
 
 
 @kernel(inline=True)
@@ -32,10 +34,18 @@ def _reloads(m, n):
 
 
 @kernel
-def _mul_requantized(m, mul_res, out_mult, qo, out_activation_min, out_activation_max):
-    mul_res = requantize_in_loop(m, mul_res, out_mult, qo[0], qo[1], qo[2], qo[3])
+def _mul_requantized(m, mul_res, out_mult, qo, out_activation_min, out_activation_max, first):
+    """`first`: the pair's first product, whose rounding gcc lays out differently (M4: ITE MI
+    and a branch round-up; M3: both branches); the second and the odd one: M4 IT MI / IT GT,
+    M3 a branch and IT GT (read off the disassembly)."""
+    if m.dsp:
+        sign_mode = SIGN_ITE if first else SIGN_IT
+    else:
+        sign_mode = SIGN_BRANCH
+    mul_res = requantize_in_loop_branching(m, mul_res, out_mult, qo[0], qo[1], qo[2], qo[3],
+                                           qo[0] > 0, sign_mode, first)
     mul_res = max_lt(m, mul_res, out_activation_min)       # MAX(mul_res, out_activation_min)
-    mul_res = min_gt(m, mul_res, out_activation_max)       # MIN(mul_res, out_activation_max)
+    mul_res = min_ge(m, mul_res, out_activation_max)       # MIN(mul_res, out_activation_max)  (IT GE)
     return mul_res
 
 
@@ -55,18 +65,20 @@ def arm_elementwise_mul_s16(m, input_1_vect, input_2_vect, input_1_offset, input
         input_1_vect += 4
         two_halfword_2 = ldr(m, input_2_vect)              # arm_nn_read_q15x2_ia(&input_2_vect);
         input_2_vect += 4
-        _reloads(m, reloads)
+        _reloads(m, reloads - 1 if m.dsp else reloads)     # (M4: ITE MI loads one more below)
         str_sp(m)                                          # fitted: a spill per pair (both builds)
+        cmp(m, out_shift, 0)                               # the shift's sign, tested per iteration:
+        bcc(m, out_shift > 0)                              # BGT to the path without rounding
         if m.dsp:
             ldrd_sp(m)                                     # fitted: a spilled pair reloaded
-            b(m)                                           # fitted: gcc's block layout
             mul_res = smulbb(m, two_halfword_1, two_halfword_2)  # SMULBB(two_halfword_1, two_halfword_2)
         else:
             input_1 = sxth(m, two_halfword_1, 0)           # (int16_t)(two_halfword_1 & 0xFFFF)
             input_2 = sxth(m, two_halfword_2, 0)
             mul_res = mul(m, input_1, input_2)             # mul_res = input_1 * input_2;
-            b(m)                                           # gcc's block layout (fitted: 2.4 B per pair measured)
-        mul_1 = _mul_requantized(m, mul_res, out_mult, qo, out_activation_min, out_activation_max)
+            ldr_sp(m)                                      # fitted: a reload (plain-C build)
+        mul_1 = _mul_requantized(m, mul_res, out_mult, qo, out_activation_min, out_activation_max,
+                                 True)
         _reloads(m, reloads)
         if m.dsp:
             mul_res = smultt(m, two_halfword_1, two_halfword_2)  # SMULTT(two_halfword_1, two_halfword_2)
@@ -74,8 +86,8 @@ def arm_elementwise_mul_s16(m, input_1_vect, input_2_vect, input_1_offset, input
             input_1 = asr(m, two_halfword_1, 16)           # (int16_t)(two_halfword_1 >> 16)
             input_2 = asr(m, two_halfword_2, 16)
             mul_res = mul(m, input_1, input_2)
-            b(m)
-        mul_2 = _mul_requantized(m, mul_res, out_mult, qo, out_activation_min, out_activation_max)
+        mul_2 = _mul_requantized(m, mul_res, out_mult, qo, out_activation_min, out_activation_max,
+                                 False)
         # arm_nn_write_q15x2_ia(&output, PACK_Q15x2_32x1(mul_1, mul_2));
         str_(m, output, orr(m, uxth(m, mul_1, 0), mul_2 << 16))
         output += 4
@@ -93,7 +105,7 @@ def arm_elementwise_mul_s16(m, input_1_vect, input_2_vect, input_1_offset, input
         _reloads(m, reloads)
         mul_res = mul(m, input_1, input_2)                 # mul_res = input_1 * input_2;
         mul_res = _mul_requantized(m, mul_res, out_mult, qo, out_activation_min,
-                                   out_activation_max)
+                                   out_activation_max, False)
         strh(m, output, mul_res)                           # *output++ = (int16_t)mul_res;
         output += 2
         loop_count = sub(m, loop_count, 1)                 # loop_count--;

@@ -11,7 +11,7 @@ and one RSB per distinct shift per call, not one per value.
 `arm_nn_requantize(val, multiplier, shift)` (kernels/cmsis_nn/arm_nn_requantize.py).
 """
 from armsim.cpu.kernel import kernel
-from armsim.cpu.ops import and_, asr, lsl, mov, sub
+from armsim.cpu.ops import add, and_, asr, b, bcc, cmp, it, ldr_sp, lsl, mov, sub
 
 from .arm_nn_requantize import arm_nn_doubling_high_mult_no_sat, round_half_away, split_shift
 
@@ -33,3 +33,52 @@ def requantize_in_loop(m, val, multiplier, left_shift, right_shift, remainder_ma
     remainder = and_(m, remainder_mask, dividend)       # remainder_mask & dividend
     result = asr(m, dividend, right_shift)              # dividend >> exponent
     return round_half_away(m, result, remainder, threshold)
+
+
+#: how gcc lowers `if (result < 0) threshold++;` at one requantize of the s16 element-wise
+#: loops: IT MI / ADDMI, ITE MI selecting one of two spilled thresholds (LDRMI / LDRPL, one
+#: slot always fails), or a branch (BMI / BLT to `threshold++` out of line, then B back)
+SIGN_IT, SIGN_ITE, SIGN_BRANCH = 0, 1, 2
+
+
+@kernel(inline=True)
+def requantize_in_loop_branching(m, val, multiplier, left_shift, right_shift, remainder_mask,
+                                 threshold, positive_shift, sign_mode, round_branch):
+    """arm_nn_requantize as gcc -O2 lays it out in the s16 element-wise loops (disassembly of
+    arm_elementwise_add_s16.o / _mul_s16.o, M4 and M3 builds): the caller tests the sign of
+    the shift once per iteration (CMP shift, #0; BGT) and a positive shift takes a path with
+    no rounding (right shift 0: nothing to round); otherwise ASRS sets N for `sign_mode`
+    (SIGN_*), and the round-up is IT GT / ADDGT, or with `round_branch` a CMP and a branch
+    around ADDS / B."""
+    dividend = arm_nn_doubling_high_mult_no_sat(m, lsl(m, val, left_shift), multiplier)
+    if positive_shift:
+        return dividend
+    remainder = and_(m, remainder_mask, dividend)       # remainder_mask & dividend
+    result = asr(m, dividend, right_shift)              # ASRS: dividend >> exponent
+    negative = result < 0                               # if (result < 0) threshold++;
+    if sign_mode == SIGN_IT:
+        it(m, not negative)
+        if negative:
+            threshold = add(m, threshold, 1)
+    elif sign_mode == SIGN_ITE:
+        it(m, 1)                                        # ITE MI: one of the two loads fails
+        ldr_sp(m)                                       # LDRMI / LDRPL: threshold (+ 1), spilled
+        if negative:
+            threshold = threshold + 1
+    else:
+        bcc(m, negative)
+        if negative:
+            threshold = add(m, threshold, 1)
+            b(m)
+    cmp(m, remainder, threshold)                        # if (remainder > threshold) result++;
+    round_up = remainder > threshold
+    if round_branch:
+        bcc(m, not round_up)
+        if round_up:
+            result = add(m, result, 1)
+            b(m)
+    else:
+        it(m, not round_up)
+        if round_up:
+            result = add(m, result, 1)
+    return result
