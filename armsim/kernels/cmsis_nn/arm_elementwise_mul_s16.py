@@ -34,17 +34,22 @@ def _reloads(m, n):
 
 
 @kernel
-def _mul_requantized(m, mul_res, out_mult, qo, out_activation_min, out_activation_max, first):
+def _mul_requantized(m, mul_res, out_mult, qo, out_activation_min, out_activation_max, first,
+                     reloads):
     """`first`: the pair's first product, whose rounding gcc lays out differently (M4: ITE MI
     and a branch round-up; M3: both branches); the second and the odd one: M4 IT MI / IT GT,
-    M3 a branch and IT GT (read off the disassembly)."""
+    M3 a branch and IT GT (read off the disassembly).  `reloads` (fitted) stack reloads: the
+    activation bounds just before each clamp, the rest before the requantize."""
     if m.dsp:
         sign_mode = SIGN_ITE if first else SIGN_IT
     else:
         sign_mode = SIGN_BRANCH
+    _reloads(m, reloads - 2)
     mul_res = requantize_in_loop_branching(m, mul_res, out_mult, qo[0], qo[1], qo[2], qo[3],
-                                           qo[0] > 0, sign_mode, first)
+                                           qo[0] > 0, sign_mode, first, 0)
+    ldr_sp(m)                                              # out_activation_min
     mul_res = max_lt(m, mul_res, out_activation_min)       # MAX(mul_res, out_activation_min)
+    ldr_sp(m)                                              # out_activation_max
     mul_res = min_ge(m, mul_res, out_activation_max)       # MIN(mul_res, out_activation_max)  (IT GE)
     return mul_res
 
@@ -65,7 +70,6 @@ def arm_elementwise_mul_s16(m, input_1_vect, input_2_vect, input_1_offset, input
         input_1_vect += 4
         two_halfword_2 = ldr(m, input_2_vect)              # arm_nn_read_q15x2_ia(&input_2_vect);
         input_2_vect += 4
-        _reloads(m, reloads - 1 if m.dsp else reloads)     # (M4: ITE MI loads one more below)
         str_sp(m)                                          # fitted: a spill per pair (both builds)
         cmp(m, out_shift, 0)                               # the shift's sign, tested per iteration:
         bcc(m, out_shift > 0)                              # BGT to the path without rounding
@@ -78,8 +82,7 @@ def arm_elementwise_mul_s16(m, input_1_vect, input_2_vect, input_1_offset, input
             mul_res = mul(m, input_1, input_2)             # mul_res = input_1 * input_2;
             ldr_sp(m)                                      # fitted: a reload (plain-C build)
         mul_1 = _mul_requantized(m, mul_res, out_mult, qo, out_activation_min, out_activation_max,
-                                 True)
-        _reloads(m, reloads)
+                                 True, reloads - 1 if m.dsp else reloads)  # (M4: ITE MI loads one)
         if m.dsp:
             mul_res = smultt(m, two_halfword_1, two_halfword_2)  # SMULTT(two_halfword_1, two_halfword_2)
         else:
@@ -87,7 +90,7 @@ def arm_elementwise_mul_s16(m, input_1_vect, input_2_vect, input_1_offset, input
             input_2 = asr(m, two_halfword_2, 16)
             mul_res = mul(m, input_1, input_2)
         mul_2 = _mul_requantized(m, mul_res, out_mult, qo, out_activation_min, out_activation_max,
-                                 False)
+                                 False, reloads)
         # arm_nn_write_q15x2_ia(&output, PACK_Q15x2_32x1(mul_1, mul_2));
         str_(m, output, orr(m, uxth(m, mul_1, 0), mul_2 << 16))
         output += 4
@@ -102,10 +105,9 @@ def arm_elementwise_mul_s16(m, input_1_vect, input_2_vect, input_1_offset, input
         input_1_vect += 2
         input_2 = ldrsh(m, input_2_vect)                   # input_2 = *input_2_vect++;
         input_2_vect += 2
-        _reloads(m, reloads)
         mul_res = mul(m, input_1, input_2)                 # mul_res = input_1 * input_2;
         mul_res = _mul_requantized(m, mul_res, out_mult, qo, out_activation_min,
-                                   out_activation_max, False)
+                                   out_activation_max, False, reloads)
         strh(m, output, mul_res)                           # *output++ = (int16_t)mul_res;
         output += 2
         loop_count = sub(m, loop_count, 1)                 # loop_count--;

@@ -42,18 +42,34 @@ SIGN_IT, SIGN_ITE, SIGN_BRANCH = 0, 1, 2
 
 
 @kernel(inline=True)
+def _reloads_at(m, loads, slot):
+    """`loads` stack reloads (LDR [sp, #imm]) spread one at a time over the three slots of
+    requantize_in_loop_branching, between its ALU work (as gcc interleaves them)."""
+    n = loads // 3
+    if slot < loads % 3:
+        n += 1
+    for _ in range(n):
+        ldr_sp(m)
+
+
+@kernel(inline=True)
 def requantize_in_loop_branching(m, val, multiplier, left_shift, right_shift, remainder_mask,
-                                 threshold, positive_shift, sign_mode, round_branch):
+                                 threshold, positive_shift, sign_mode, round_branch, loads):
     """arm_nn_requantize as gcc -O2 lays it out in the s16 element-wise loops (disassembly of
     arm_elementwise_add_s16.o / _mul_s16.o, M4 and M3 builds): the caller tests the sign of
     the shift once per iteration (CMP shift, #0; BGT) and a positive shift takes a path with
     no rounding (right shift 0: nothing to round); otherwise ASRS sets N for `sign_mode`
     (SIGN_*), and the round-up is IT GT / ADDGT, or with `round_branch` a CMP and a branch
-    around ADDS / B."""
-    dividend = arm_nn_doubling_high_mult_no_sat(m, lsl(m, val, left_shift), multiplier)
+    around ADDS / B.  `loads`: the caller's stack reloads (fitted) issued in between."""
+    shifted = lsl(m, val, left_shift)
+    _reloads_at(m, loads, 0)
+    dividend = arm_nn_doubling_high_mult_no_sat(m, shifted, multiplier)
+    _reloads_at(m, loads, 1)
     if positive_shift:
+        _reloads_at(m, loads, 2)
         return dividend
     remainder = and_(m, remainder_mask, dividend)       # remainder_mask & dividend
+    _reloads_at(m, loads, 2)
     result = asr(m, dividend, right_shift)              # ASRS: dividend >> exponent
     negative = result < 0                               # if (result < 0) threshold++;
     if sign_mode == SIGN_IT:
