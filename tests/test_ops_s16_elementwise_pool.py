@@ -185,3 +185,11 @@ def test_int16_with_an_int8_operand_is_refused(op):
     with pytest.raises(ModelError) as e:
         prepare.prepare(model.parse(data, f"hybrid_{op}.tflite"))
     assert "\n" not in str(e.value) and "input2" in str(e.value) and "INT8" in str(e.value)
+
+
+@pytest.mark.parametrize("name", ["mul_s16", "maxpool_int16_1"])
+def test_trace_of_an_int16_vector(name):
+    """`armsim trace CASE.json` compares the int16 output with output_ref in its own type."""
+    r = CliRunner().invoke(main, ["trace", str(VECTORS / f"{name}.json"), "--max-lines", "5"])
+    assert r.exit_code == 0, r.output
+    assert "output (int16" in r.output and "equals the case's output_ref: yes" in r.output

@@ -468,10 +468,10 @@ def _case_lines(case_path, path, max_lines, start_at=None):
              "registers: hex (lanes high|low: bytes for int8x4, halfwords for int16x2; loaded words both)", ""]
     lines += render_trace(records, max_lines, start_index(records, start_at))
     out = res.output
-    lines += ["", f"output (int8, {out.size} values): {_fmt_list(out[:32], 4)}"
+    lines += ["", f"output ({out.dtype}, {out.size} values): {_fmt_list(out[:32], 4)}"
               + (" ..." if out.size > 32 else "")]
-    if "output_ref" in case:
-        same = np.array_equal(out, np.asarray(case["output_ref"], np.int8).ravel())
+    if "output_ref" in case:       # in the family's output type (int16 for the 16x8 ones)
+        same = np.array_equal(out, np.asarray(case["output_ref"], out.dtype).ravel())
         lines.append(f"  equals the case's output_ref: {'yes' if same else 'NO'}")
     from armsim.kernels import harness
     counts = {}
