@@ -8,6 +8,7 @@ refusals and the host fallbacks (broadcast, ADD zero points).
 """
 import numpy as np
 import pytest
+import tflite
 from click.testing import CliRunner
 
 from armsim import model, modelgen, prepare, profiler
@@ -179,12 +180,38 @@ def test_int16_mul_with_a_zero_point_is_refused_as_tflm_does():
         tflm_outputs(data, [np.zeros((1, 3, 4, 2), np.int16)] * 2)
 
 
-@pytest.mark.parametrize("op", ["add", "mul"])
-def test_int16_with_an_int8_operand_is_refused(op):
-    data = _binary_model(op, (1, 3, 4, 2), (1, 3, 4, 2), dtype_b="int8")
+def test_int16_add_with_an_int8_operand_runs_on_the_host():
+    """TFLM's reference add.cc does not compare the operand types (it reads each as the
+    output's): TFLM runs it, on the host."""
+    reason = _host_ops_match_tflm(_binary_model("add", (1, 3, 4, 2), (1, 3, 4, 2),
+                                                dtype_b="int8"), "hybrid_add.tflite")
+    assert "INT8" in reason
+
+
+def test_int16_mul_with_an_int8_operand_is_refused_as_tflm_does():
+    data = _binary_model("mul", (1, 3, 4, 2), (1, 3, 4, 2), dtype_b="int8")
     with pytest.raises(ModelError) as e:
-        prepare.prepare(model.parse(data, f"hybrid_{op}.tflite"))
+        prepare.prepare(model.parse(data, "hybrid_mul.tflite"))
     assert "\n" not in str(e.value) and "input2" in str(e.value) and "INT8" in str(e.value)
+    with pytest.raises(Exception):                  # TF_LITE_ENSURE_TYPES_EQ(input1, input2)
+        tflm_outputs(data, [np.zeros((1, 3, 4, 2), np.int16), np.zeros((1, 3, 4, 2), np.int8)])
+
+
+@pytest.mark.parametrize("code", [tflite.BuiltinOperator.AVERAGE_POOL_2D,
+                                  tflite.BuiltinOperator.MAX_POOL_2D])
+def test_int16_pool_with_an_int8_output_runs_on_the_host(code):
+    g = modelgen.Graph(seed=1)
+    x = g.input((1, 4, 4, 2), scale=0.0005, zero_point=0, dtype="int16", name="x")
+    y = g.tensor((1, 2, 2, 2), "int8", 0.0005, 0, name="y")
+    g._op(code, [x], [y], tflite.BuiltinOptions.Pool2DOptions,
+          (tflite.Pool2DOptionsStart, [(tflite.Pool2DOptionsAddPadding, 1),
+                                       (tflite.Pool2DOptionsAddStrideW, 2),
+                                       (tflite.Pool2DOptionsAddStrideH, 2),
+                                       (tflite.Pool2DOptionsAddFilterWidth, 2),
+                                       (tflite.Pool2DOptionsAddFilterHeight, 2)],
+           tflite.Pool2DOptionsEnd))
+    g.output(y)
+    assert "INT8" in _host_ops_match_tflm(g.build(), "pool_i16_i8.tflite")
 
 
 @pytest.mark.parametrize("name", ["mul_s16", "maxpool_int16_1"])

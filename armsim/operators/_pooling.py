@@ -1,6 +1,6 @@
 """AVERAGE_POOL_2D and MAX_POOL_2D share TFLM's pooling_common.cc Prepare.  int8 and int16
 activations (cmsis_nn/pooling.cc: arm_avgpool_s8 / _s16, arm_max_pool_s8 / _s16)."""
-from armsim.operators.common import (Step, activation_range, case_tag, dims, error,
+from armsim.operators.common import (NotSimulated, Step, activation_range, case_tag, dims, error,
                                      input_tensor, padding, require_int8, require_rank,
                                      tensor_scale, tensor_zero_point)
 
@@ -19,9 +19,9 @@ def prepare_pool(model, op, family, function_s16):
         if not int16:
             require_int8(model, op, t, what)
         elif t.type != "INT16":
-            # TFLM's kernels take the output's type from the input's: they would write int16
-            raise error(model, op, f"{what} {t.describe()} is {t.type} but input "
-                                   f"{inp.describe()} is INT16: the kernels need one type")
+            # TFLM's kernels run it, taking the output's type from the input's
+            raise NotSimulated(f"{what} {t.describe()} is {t.type} but input {inp.describe()} "
+                               f"is INT16: armsim simulates INT16 in and out only")
         elif not len(t.scale):
             raise error(model, op, f"{what} {t.describe()} has no quantization parameters")
         require_rank(model, op, t, 4, what)

@@ -9,22 +9,24 @@ from armsim.operators.common import (Step, binary_operands, case_tag, error, inp
                                      tensor_scale, tensor_zero_point)
 
 
-def _require_int16_zero_points(model, op):
-    """CalculateOpDataMul: TF_LITE_ENSURE_EQ(zero_point, 0) for each int16 tensor, checked
-    before anything about shapes (a broadcast is refused the same)."""
-    a = input_tensor(model, op, 0, "input1")
+def _prepare_checks(model, op):
+    """CalculateOpDataMul's refusals, before anything about shapes (a broadcast is refused
+    the same): TF_LITE_ENSURE_TYPES_EQ(input1, input2), and for int16
+    TF_LITE_ENSURE_EQ(zero_point, 0) for each tensor."""
+    a, b = input_tensor(model, op, 0, "input1"), input_tensor(model, op, 1, "input2")
+    if a.type != b.type:
+        raise error(model, op, f"input2 {b.describe()} is {b.type} but input1 {a.describe()} "
+                               f"is {a.type}: TFLM's Prepare requires one input type")
     if a.type != "INT16":
         return
-    tensors = ((a, "input1"), (input_tensor(model, op, 1, "input2"), "input2"),
-               (model.tensors[op.outputs[0]], "output"))
-    for t, what in tensors:
+    for t, what in ((a, "input1"), (b, "input2"), (model.tensors[op.outputs[0]], "output")):
         if tensor_zero_point(t) != 0:
             raise error(model, op, f"{what} {t.describe()} is INT16 with zero point "
                                    f"{tensor_zero_point(t)}: TFLM's Prepare requires 0")
 
 
 def prepare(model, op):
-    _require_int16_zero_points(model, op)
+    _prepare_checks(model, op)
     a, b, out, lo, hi = binary_operands(model, op)
     int16 = a.type == "INT16"
     real = float(tensor_scale(a)) * float(tensor_scale(b)) / float(tensor_scale(out))
