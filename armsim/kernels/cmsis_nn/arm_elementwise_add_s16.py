@@ -16,15 +16,16 @@ code (the same port runs both paths; gcc's register allocation differs a little)
 
 The three shifts are loop-invariant: gcc hoists their requantize setup (one BIC and one RSB
 each per call in the measured histograms) but tests each shift's sign once per iteration and
-branches around the rounding (requantize_in_loop_branching, read off the disassembly).  The 16 arguments and the 3 x 4 hoisted
-requantize constants do not fit in registers: the compiled loop reloads them from the stack
-(about 18 LDR per element measured) and spills a few (STR).  Those reloads and spills are
-fitted (not read off the C) to ../shared/reference add_s16_1000 (dsp_O2 73,503 and
-scalar_O2 73,247 instructions; add_s16_2048 is the check).
+branches around the rounding (requantize_in_loop_branching, read off the disassembly).  The
+16 arguments and the 3 x 4 hoisted requantize constants do not fit in registers: the
+compiled loop reloads them from the stack (about 18 LDR per element measured), one at a time
+between the ALU work, and spills a few (STR).  Those reloads and spills are fitted (not read
+off the C) to ../shared/reference add_s16_1000 (dsp_O2 73,503 and scalar_O2 73,247
+instructions; add_s16_2048 is the check).
 """
 from armsim.cpu.kernel import kernel
-from armsim.cpu.ops import (add, and_, asr, bcc, cmp, ldr, ldr_sp, ldrd_sp, ldrsh, lsl, mov, orr, pop_pc, push,
-                            str_, str_sp, strh, sub, sxth, uxth)
+from armsim.cpu.ops import (add, and_, asr, bcc, cmp, ldr, ldr_sp, ldrd_sp, ldrsh, lsl, mov, orr,
+                            pop_pc, push, str_, str_sp, strh, sub, sxth, uxth)
 from armsim.kernels.minmax import max_lt, min_ge
 
 from .arm_nn_requantize_invariant import (SIGN_BRANCH, requantize_in_loop_branching,

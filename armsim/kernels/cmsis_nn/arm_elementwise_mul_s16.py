@@ -13,9 +13,10 @@ as one word; then the odd element.
 
 The out_shift requantize setup is loop-invariant and hoisted (one BIC / RSB per call
 measured); its sign is tested once per iteration, with branches around the rounding
-(requantize_in_loop_branching, read off the disassembly).  Stack reloads of the spilled arguments and constants are fitted (not read off
-the C) to ../shared/reference mul_s16_1000 (dsp_O2 28,649, scalar_O2 31,125 instructions;
-mul_s16_2048 is the check).
+(requantize_in_loop_branching, read off the disassembly).  Stack reloads of the spilled
+arguments and constants (the activation bounds just before each clamp), a spill and an LDRD
+per pair are fitted (not read off the C) to ../shared/reference mul_s16_1000 (dsp_O2 28,649,
+scalar_O2 31,125 instructions; mul_s16_2048 is the check).
 """
 from armsim.cpu.kernel import kernel
 from armsim.cpu.ops import (add, and_, asr, bcc, cmp, ldr, ldr_sp, ldrd_sp, ldrsh, mul, orr,
