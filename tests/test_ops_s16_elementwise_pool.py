@@ -10,6 +10,8 @@ import numpy as np
 import pytest
 import tflite
 from click.testing import CliRunner
+from hypothesis import given
+from hypothesis import strategies as st
 
 from armsim import model, modelgen, prepare, profiler
 from armsim.cli.main import main
@@ -19,6 +21,7 @@ from armsim.model import ModelError
 
 from conftest import MEASURED_BUILD, REFERENCE, VECTORS, expected_output, load_case, shared_cases
 from model_helpers import tflm_outputs
+from test_properties import SETTINGS, _agree, _image_dims, _rng, _spatial
 
 FAMILIES = ("elementwise_add_s16", "elementwise_mul_s16", "avgpool_s16", "maxpool_s16")
 VECTOR_FILES = [f for fam in FAMILIES for f in shared_cases(VECTORS, fam)]
@@ -73,6 +76,81 @@ def test_odd_block_sizes_take_the_tail():
         assert case["block_size"] % 2 == 1
         for path in ("simd", "scalar"):
             assert run_case(case, path).counts()["strh"] == 1
+
+
+# --- properties: random shapes and parameters, all three paths and the oracle agree --------
+
+def _activation16(draw):
+    lo = draw(st.integers(-32768, 5000))
+    return {"min": lo, "max": draw(st.integers(lo, 32767))}
+
+
+@st.composite
+def pool_s16_cases(draw, family):
+    """Odd channel counts (the halfword tails), padding, strides, batches, clamps."""
+    rng = _rng(draw)
+    n, c = draw(st.integers(1, 2)), draw(st.integers(1, 9))
+    g = _spatial(draw, dilation=False)
+    return {"case": "property", "family": family, **_image_dims(n, g, c, c),
+            "filter_dims": {"n": 1, "h": g["fh"], "w": g["fw"], "c": 1},
+            "pool_params": {"stride": g["stride"], "padding": g["pad"],
+                            "activation": _activation16(draw)},
+            "input": rng.integers(-32768, 32768, n * g["in_h"] * g["in_w"] * c).tolist()}
+
+
+@st.composite
+def add_s16_cases(draw):
+    """TFLM's int16 ADD parameters: left shift 15, shifts <= 0 (multipliers below one)."""
+    rng = _rng(draw)
+    n, act = draw(st.integers(1, 41)), _activation16(draw)
+    mult = st.integers(1 << 30, (1 << 31) - 1)
+    return {"case": "property", "family": "elementwise_add_s16",
+            "input_1_offset": 0, "input_1_mult": draw(mult), "input_1_shift": draw(st.integers(-3, 0)),
+            "input_2_offset": 0, "input_2_mult": draw(mult), "input_2_shift": draw(st.integers(-3, 0)),
+            "left_shift": 15, "out_offset": 0, "out_mult": draw(mult),
+            "out_shift": draw(st.integers(-16, -12)),
+            "out_activation_min": act["min"], "out_activation_max": act["max"], "block_size": n,
+            "input": rng.integers(-32768, 32768, n).tolist(),
+            "input2": rng.integers(-32768, 32768, n).tolist()}
+
+
+@st.composite
+def mul_s16_cases(draw):
+    """Shifts of both signs (an int16 product's multiplier may exceed one: the no-rounding
+    path)."""
+    rng = _rng(draw)
+    n, act = draw(st.integers(1, 41)), _activation16(draw)
+    return {"case": "property", "family": "elementwise_mul_s16", "input_1_offset": 0,
+            "input_2_offset": 0, "out_offset": 0,
+            "out_mult": draw(st.integers(1 << 30, (1 << 31) - 1)),
+            "out_shift": draw(st.sampled_from([-20, -15, -12, -8, 0, 1])),
+            "out_activation_min": act["min"], "out_activation_max": act["max"], "block_size": n,
+            "input": rng.integers(-32768, 32768, n).tolist(),
+            "input2": rng.integers(-32768, 32768, n).tolist()}
+
+
+@SETTINGS
+@given(pool_s16_cases("avgpool_s16"))
+def test_property_avgpool_s16(case):
+    _agree(case)
+
+
+@SETTINGS
+@given(pool_s16_cases("maxpool_s16"))
+def test_property_maxpool_s16(case):
+    _agree(case)
+
+
+@SETTINGS
+@given(add_s16_cases())
+def test_property_elementwise_add_s16(case):
+    _agree(case)
+
+
+@SETTINGS
+@given(mul_s16_cases())
+def test_property_elementwise_mul_s16(case):
+    _agree(case)
 
 
 # --- models against TFLM -------------------------------------------------------------------
