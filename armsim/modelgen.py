@@ -306,7 +306,7 @@ class Graph:
         if oh <= 0 or ow <= 0:
             raise ModelGenError(f"{name}: pool larger than the input")
         scale, zp = self.quant(x)
-        y = self._activation_out((n, oh, ow, c), scale, zp, name)
+        y = self._activation_out((n, oh, ow, c), scale, zp, name, like=x)
         opts = (tflite.Pool2DOptionsStart, [
             (tflite.Pool2DOptionsAddPadding, _PADDINGS[padding]),
             (tflite.Pool2DOptionsAddStrideW, sw), (tflite.Pool2DOptionsAddStrideH, sh),
@@ -349,26 +349,28 @@ class Graph:
             raise ModelGenError(f"{name}: shapes {sa} and {sb} do not broadcast") from None
 
     def add(self, a, b, activation="NONE", out_scale=None, out_zero_point=0, name=None):
-        """ADD of two int8 tensors (broadcasting allowed)."""
+        """ADD of two int8 (or int16: the output takes `a`'s type) tensors (broadcasting
+        allowed)."""
         name = name or f"add_{len(self.ops)}"
         self._check_options(name, "VALID", activation)
         shape = self._binary_shape(a, b, name)
         if out_scale is None:
             out_scale = 2 * max(self.quant(a)[0], self.quant(b)[0])
-        y = self._activation_out(shape, out_scale, out_zero_point, name)
+        y = self._activation_out(shape, out_scale, out_zero_point, name, like=a)
         opts = (tflite.AddOptionsStart,
                 [(tflite.AddOptionsAddFusedActivationFunction, _ACTIVATIONS[activation])],
                 tflite.AddOptionsEnd)
         return self._op(_BO.ADD, [a, b], [y], _OPT.AddOptions, opts)
 
     def mul(self, a, b, activation="NONE", out_scale=None, out_zero_point=0, name=None):
-        """MUL of two int8 tensors (broadcasting allowed)."""
+        """MUL of two int8 (or int16: the output takes `a`'s type) tensors (broadcasting
+        allowed)."""
         name = name or f"mul_{len(self.ops)}"
         self._check_options(name, "VALID", activation)
         shape = self._binary_shape(a, b, name)
         if out_scale is None:
             out_scale = self.quant(a)[0] * self.quant(b)[0] * 74 * 74 / 40
-        y = self._activation_out(shape, out_scale, out_zero_point, name)
+        y = self._activation_out(shape, out_scale, out_zero_point, name, like=a)
         opts = (tflite.MulOptionsStart,
                 [(tflite.MulOptionsAddFusedActivationFunction, _ACTIVATIONS[activation])],
                 tflite.MulOptionsEnd)

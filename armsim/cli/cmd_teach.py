@@ -16,7 +16,7 @@ import click
 import numpy as np
 
 from armsim import explain as _explain
-from armsim.cpu import isa, kernel as _kernel, machine, ops
+from armsim.cpu import isa, kernel as _kernel, machine
 from armsim.cpu.instructions import CLASS_OF
 
 # --- explain -----------------------------------------------------------------------------

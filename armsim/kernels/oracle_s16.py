@@ -145,3 +145,43 @@ def batch_matmul_s16(case):
     acc = np.matmul(lhs + fc["input_offset"], np.swapaxes(rhs + fc["filter_offset"], -1, -2))
     y = requantize_s64(acc, q["multiplier"], q["shift"]) + fc["output_offset"]
     return _clamp16(y, fc["activation"]["min"], fc["activation"]["max"]).ravel()
+
+
+def elementwise_add_s16(case):
+    """README add with int16 arrays; the s16 kernels and TFLM's int16 Prepare take no offsets
+    (zero points 0), so none is added: requantize(in_i << left_shift, mult_i, shift_i), summed,
+    requantized, clamped."""
+    from armsim.kernels.oracle import _wrap32
+    ls = case["left_shift"]
+    x1 = requantize(_wrap32(np.asarray(case["input"], np.int64) << ls), case["input_1_mult"],
+                    case["input_1_shift"])
+    x2 = requantize(_wrap32(np.asarray(case["input2"], np.int64) << ls), case["input_2_mult"],
+                    case["input_2_shift"])
+    y = requantize(_wrap32(x1 + x2), case["out_mult"], case["out_shift"])
+    return _clamp16(y, case["out_activation_min"], case["out_activation_max"])
+
+
+def elementwise_mul_s16(case):
+    """README mul with int16 arrays, no offsets: clamp(requantize(in_1 * in_2))."""
+    product = np.asarray(case["input"], np.int64) * np.asarray(case["input2"], np.int64)
+    y = requantize(product, case["out_mult"], case["out_shift"])
+    return _clamp16(y, case["out_activation_min"], case["out_activation_max"])
+
+
+def avgpool_s16(case):
+    """README average pooling on int16: the mean of the window taps inside the input, divided
+    rounding half away from zero, clamped."""
+    from armsim.kernels.oracle import _pool_windows
+    xs, masks, act = _pool_windows(case)
+    total = (xs * masks).sum(axis=0)
+    count = np.broadcast_to(masks.sum(axis=0), total.shape)
+    num = np.where(total >= 0, total + count // 2, total - count // 2)
+    return _clamp16(np.sign(num) * (np.abs(num) // count), act["min"], act["max"]).ravel()
+
+
+def maxpool_s16(case):
+    """README max pooling on int16: the largest window tap inside the input, clamped."""
+    from armsim.kernels.oracle import _pool_windows
+    xs, masks, act = _pool_windows(case)
+    largest = np.where(np.broadcast_to(masks, xs.shape), xs, -(2**31)).max(axis=0)
+    return _clamp16(largest, act["min"], act["max"]).ravel()

@@ -5,7 +5,7 @@ from armsim.operators._pooling import POOL_FIELDS, POOL_OPTIONS, prepare_pool
 
 
 def prepare(model, op):
-    return prepare_pool(model, op, "avgpool")
+    return prepare_pool(model, op, "avgpool", "arm_avgpool_s16")
 
 
 OPERATOR = Operator(

@@ -243,11 +243,19 @@ def case_tag(model, op):
 
 
 def binary_operands(model, op):
-    """ADD / MUL operands: (input1, input2, output, activation min, max); int8, equal shapes."""
+    """ADD / MUL operands: (input1, input2, output, activation min, max); int8, or int16 for
+    all three (the s16 kernels), equal shapes.  Mixed types: TFLM's reference kernels run
+    them (reading each operand as the output's type), so TFLM on the host."""
     a, b = input_tensor(model, op, 0, "input1"), input_tensor(model, op, 1, "input2")
     out = model.tensors[op.outputs[0]]
     for t, what in ((a, "input1"), (b, "input2"), (out, "output")):
-        require_int8(model, op, t, what)
+        if a.type != "INT16":
+            require_int8(model, op, t, what)
+        elif t.type != "INT16":
+            raise NotSimulated(f"{what} {t.describe()} is {t.type} but input1 {a.describe()} "
+                               f"is INT16: armsim simulates all-INT16 operands only")
+        elif not len(t.scale):
+            raise error(model, op, f"{what} {t.describe()} has no quantization parameters")
     if a.shape != b.shape or a.shape != out.shape:
         try:
             broadcast = tuple(np.broadcast_shapes(a.shape, b.shape))

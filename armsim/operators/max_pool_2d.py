@@ -5,7 +5,7 @@ from armsim.operators._pooling import POOL_FIELDS, POOL_OPTIONS, prepare_pool
 
 
 def prepare(model, op):
-    return prepare_pool(model, op, "maxpool")
+    return prepare_pool(model, op, "maxpool", "arm_max_pool_s16")
 
 
 OPERATOR = Operator(

@@ -1,24 +1,47 @@
 """MUL: TFLM's Register_MUL() (cmsis_nn/mul.cc, mul.cc), Prepare as mul_common.cc derives it
-(QuantizeMultiplier of input1 scale x input2 scale / output scale)."""
+(QuantizeMultiplier of input1 scale x input2 scale / output scale).  int16:
+arm_elementwise_mul_s16; mul_common.cc requires int16 zero points 0 (both builds refuse
+others).  A broadcast runs TFLM's reference BroadcastMul4DSlow in both builds: on the host
+(binary_operands)."""
 from armsim.kernels.tflm.quantization_util import QuantizationError, quantize_multiplier
 from armsim.operators import EvalGlue, Operator
-from armsim.operators.common import (Step, binary_operands, case_tag, error, tensor_scale,
-                                     tensor_zero_point)
+from armsim.operators.common import (Step, binary_operands, case_tag, error, input_tensor,
+                                     tensor_scale, tensor_zero_point)
+
+
+def _prepare_checks(model, op):
+    """CalculateOpDataMul's refusals, before anything about shapes (a broadcast is refused
+    the same): TF_LITE_ENSURE_TYPES_EQ(input1, input2), and for int16
+    TF_LITE_ENSURE_EQ(zero_point, 0) for each tensor."""
+    a, b = input_tensor(model, op, 0, "input1"), input_tensor(model, op, 1, "input2")
+    if a.type != b.type:
+        raise error(model, op, f"input2 {b.describe()} is {b.type} but input1 {a.describe()} "
+                               f"is {a.type}: TFLM's Prepare requires one input type")
+    if a.type != "INT16":
+        return
+    for t, what in ((a, "input1"), (b, "input2"), (model.tensors[op.outputs[0]], "output")):
+        if tensor_zero_point(t) != 0:
+            raise error(model, op, f"{what} {t.describe()} is INT16 with zero point "
+                                   f"{tensor_zero_point(t)}: TFLM's Prepare requires 0")
 
 
 def prepare(model, op):
+    _prepare_checks(model, op)
     a, b, out, lo, hi = binary_operands(model, op)
+    int16 = a.type == "INT16"
     real = float(tensor_scale(a)) * float(tensor_scale(b)) / float(tensor_scale(out))
     try:
         mo, so = quantize_multiplier(real)
     except QuantizationError as e:
         raise error(model, op, str(e)) from None
-    case = {"case": case_tag(model, op), "family": "elementwise_mul",
+    family = "elementwise_mul_s16" if int16 else "elementwise_mul"
+    case = {"case": case_tag(model, op), "family": family,
             "input_1_offset": -tensor_zero_point(a), "input_2_offset": -tensor_zero_point(b),
             "out_offset": tensor_zero_point(out), "out_mult": mo, "out_shift": so,
             "out_activation_min": lo, "out_activation_max": hi, "block_size": out.size}
-    return Step(op.index, op.op, "elementwise_mul", False, case,
-                {"input": a.index, "input2": b.index}, out.index, out.shape)
+    return Step(op.index, op.op, family, False, case, {"input": a.index, "input2": b.index},
+                out.index, out.shape,
+                extra={"cmsis_function": "arm_elementwise_mul_s16"} if int16 else {})
 
 
 OPERATOR = Operator(

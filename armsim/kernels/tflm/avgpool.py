@@ -10,19 +10,24 @@ channel, none per row), where a stand-alone compile of the header kept the dims 
     acc = acc > 0 ? (acc + filter_count / 2) / filter_count      (UDIV: both positive)
                   : (acc - filter_count / 2) / filter_count      (SDIV)
     clamp to [activation_min, activation_max]; filter_count == 0 returns false at once.
+
+The int16 overload (AveragePool(..., const int16_t*, ..., int16_t*), TFLM's int16 AVERAGE_POOL_2D)
+is the same template: `esize` 2 makes its element loads / store halfwords (LDRSH / STRH, the
+scaled offsets folded into the ADDs' LSL #1).  Not calibrated for int16: no measurement.
 """
 from armsim.cpu.kernel import kernel, run
-from armsim.cpu.ops import (add, b, bcc, bic, cmp, it, ldr_sp, ldrd_sp, ldrsb, ldrsh_sp,
-                        mla, mov, mul, pop_pc, push, rsb, sdiv, str_sp, strb, strd_sp, sub, udiv)
+from armsim.cpu.ops import (add, b, bcc, bic, cmp, it, ldr_sp, ldrd_sp, ldrsb, ldrsh,
+                        ldrsh_sp, mla, mov, mul, pop_pc, push, rsb, sdiv, str_sp, strb, strd_sp, strh, sub, udiv)
 from armsim.kernels.minmax import max_lt, min_ge
 
 NAME = "tflite::reference_integer_ops::AveragePool"
+NAME_S16 = "tflite::reference_integer_ops::AveragePool<int16>"
 
 
 @kernel
 def AveragePool(m, stride_height, stride_width, filter_height, filter_width, pad_height,
                 pad_width, activation_min, activation_max, batches, input_height, input_width,
-                depth, input_data, output_height, output_width, output_data):
+                depth, input_data, output_height, output_width, output_data, esize):
     push(m, 9)
     mov(m, 0)
     sub(m, 0, 196)
@@ -181,8 +186,8 @@ def AveragePool(m, stride_height, stride_width, filter_height, filter_width, pad
                                     index = mla(m, input_height, batch, in_y_origin + filter_y_start)
                                     index = mla(m, input_width, index, in_x_origin + filter_x_start)
                                     index = mla(m, depth, index, channel)
-                                    row_ptr = add(m, input_data, index)
-                                    row_bytes = mul(m, input_width, depth)      # the window's row step
+                                    row_ptr = add(m, input_data, index * esize)
+                                    row_bytes = mul(m, input_width, depth) * esize  # the window's row step
                                     ldr_sp(m)
                                     ldr_sp(m)
                                     ldr_sp(m)
@@ -195,11 +200,11 @@ def AveragePool(m, stride_height, stride_width, filter_height, filter_width, pad
                                             p = mov(m, row_ptr)
                                             filter_x = mov(m, filter_x_start)
                                             while True:          # for (filter_x ...)
-                                                v = ldrsb(m, p)
+                                                v = ldrsb(m, p) if esize == 1 else ldrsh(m, p)
                                                 filter_x = add(m, filter_x, 1)
                                                 cmp(m, filter_x, filter_x_end)
                                                 acc = add(m, acc, v)
-                                                p = add(m, p, depth)
+                                                p = add(m, p, depth * esize)
                                                 bcc(m, filter_x != filter_x_end)
                                                 if filter_x == filter_x_end:
                                                     break
@@ -239,8 +244,11 @@ def AveragePool(m, stride_height, stride_width, filter_height, filter_width, pad
                                     ldr_sp(m)
                                     ldr_sp(m)
                                     ldr_sp(m)
-                                    out_ptr = add(m, output_data, index)
-                                    strb(m, out_ptr, acc)
+                                    out_ptr = add(m, output_data, index * esize)
+                                    if esize == 1:
+                                        strb(m, out_ptr, acc)
+                                    else:
+                                        strh(m, out_ptr, acc)
                                     channel = add(m, channel, 1)
                                     cmp(m, channel, depth)
                                     bcc(m, channel != depth)
@@ -300,11 +308,15 @@ def AveragePool(m, stride_height, stride_width, filter_height, filter_width, pad
     pop_pc(m, 9)
 
 
-def run_reference(m, case, addr, tracer):
+def run_reference(m, case, addr, tracer, esize=1):
     p = case["pool_params"]
     i, o, f = case["input_dims"], case["output_dims"], case["filter_dims"]
     act = p["activation"]
     run(AveragePool, m, p["stride"]["h"], p["stride"]["w"], f["h"], f["w"], p["padding"]["h"],
         p["padding"]["w"], act["min"], act["max"], i["n"], i["h"], i["w"], i["c"],
-        addr["input"], o["h"], o["w"], addr["output"], tracer=tracer)
-    return [NAME]
+        addr["input"], o["h"], o["w"], addr["output"], esize, tracer=tracer)
+    return [NAME if esize == 1 else NAME_S16]
+
+
+def run_reference_s16(m, case, addr, tracer):
+    return run_reference(m, case, addr, tracer, esize=2)

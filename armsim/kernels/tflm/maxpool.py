@@ -4,19 +4,24 @@ reference): per output channel the window bounds are clipped to the input
 (max(0, -origin) with BIC ..., ASR #31; min(filter, size - origin) with IT GE/MOVGE), per
 window row three MLAs of Offset(), per tap LDRSB, ADDS, CMP, IT LT/MOVLT, CMP, ADD, BNE;
 max starts at -128, then the clamp to the activation range (LDRSB of the int8 params).
+
+The int16 overload (TFLM's int16 MAX_POOL_2D) is the same template: `esize` 2 makes its element
+loads / store halfwords (LDRSH / STRH), max starts at -32768, the params are read with LDRSH.
+Not calibrated for int16: no measurement.
 """
 from armsim.cpu.kernel import kernel, run
-from armsim.cpu.ops import (add, b, bcc, bic, cmp, it, ldr_sp, ldrd_sp, ldrsb, ldrsb_sp, ldrsh_sp, mla, mov,
-                        mvn, pop_pc, push, str_sp, strb, strd_sp, sub)
+from armsim.cpu.ops import (add, b, bcc, bic, cmp, it, ldr_sp, ldrd_sp, ldrsb, ldrsb_sp, ldrsh, ldrsh_sp, mla,
+                        mov, mvn, pop_pc, push, str_sp, strb, strd_sp, strh, sub)
 from armsim.kernels.minmax import max_lt, min_ge
 
 NAME = "tflite::reference_integer_ops::MaxPool"
+NAME_S16 = "tflite::reference_integer_ops::MaxPool<int16>"
 
 
 @kernel
 def MaxPool(m, stride_height, stride_width, filter_height, filter_width, pad_height,
             pad_width, activation_min, activation_max, batches, input_height, input_width,
-            depth, input_data, output_height, output_width, output_data):
+            depth, input_data, output_height, output_width, output_data, esize):
     push(m, 9)
     mov(m, 0)
     mov(m, 0)
@@ -102,7 +107,8 @@ def MaxPool(m, stride_height, stride_width, filter_height, filter_width, pad_hei
                             cmp(m, filter_y_start, filter_y_end)
                             filter_x_start = bic(m, -in_x_origin, -in_x_origin >> 31)
                             bcc(m, filter_y_start >= filter_y_end)
-                            max_value = -128
+                            lowest = 127 if esize == 1 else 32767    # ~lowest: numeric_limits<T>::lowest()
+                            max_value = -lowest - 1
                             if filter_y_start < filter_y_end:
                                 strd_sp(m)
                                 ldr_sp(m)
@@ -110,7 +116,7 @@ def MaxPool(m, stride_height, stride_width, filter_height, filter_width, pad_hei
                                 add(m, 0, 0)
                                 add(m, 0, 0)
                                 add(m, 0, 0)
-                                max_value = mvn(m, 127)              # numeric_limits<int8_t>::lowest()
+                                max_value = mvn(m, lowest)           # numeric_limits<T>::lowest()
                                 filter_y = filter_y_start
                                 while True:      # for (filter_y ...)
                                     cmp(m, filter_x_start, filter_x_end)
@@ -122,14 +128,14 @@ def MaxPool(m, stride_height, stride_width, filter_height, filter_width, pad_hei
                                         row = mla(m, input_height, batch, in_y_origin + filter_y)
                                         col = mla(m, input_width, row, in_x_origin + filter_x_start)
                                         index = mla(m, depth, col, channel)
-                                        p = add(m, index, input_data)
+                                        p = add(m, index * esize, input_data)
                                         filter_x = mov(m, filter_x_start)
                                         while True:  # for (filter_x ...)
-                                            v = ldrsb(m, p)
+                                            v = ldrsb(m, p) if esize == 1 else ldrsh(m, p)
                                             filter_x = add(m, filter_x, 1)
                                             max_value = max_lt(m, max_value, v)
                                             cmp(m, filter_x_end, filter_x)
-                                            p = add(m, p, depth)
+                                            p = add(m, p, depth * esize)
                                             bcc(m, filter_x != filter_x_end)
                                             if filter_x == filter_x_end:
                                                 break
@@ -141,7 +147,7 @@ def MaxPool(m, stride_height, stride_width, filter_height, filter_width, pad_hei
                                 ldrd_sp(m)
                                 ldr_sp(m)
                             else:
-                                max_value = mvn(m, 127)
+                                max_value = mvn(m, lowest)
                                 b(m)
                             ldr_sp(m)
                             ldr_sp(m)
@@ -151,16 +157,25 @@ def MaxPool(m, stride_height, stride_width, filter_height, filter_width, pad_hei
                             col = mla(m, output_width, row, out_x)
                             ldr_sp(m)
                             ldr_sp(m)
-                            out_base = mla(m, depth, col, output_data)
-                            ldrsb_sp(m)                          # ldrsb r2, [fp, #28]: int8 activation_min
+                            out_base = mla(m, depth * esize, col, output_data)
+                            if esize == 1:
+                                ldrsb_sp(m)                      # ldrsb r2, [fp, #28]: int8 activation_min
+                            else:
+                                ldrsh_sp(m)
                             cmp(m, activation_min, max_value)
                             it(m, activation_min >= max_value)   # std::max: the MOV fails unless max_value is larger
                             value = activation_min
                             if activation_min < max_value:
                                 value = mov(m, max_value)
-                            ldrsb_sp(m)                          # int8 activation_max
+                            if esize == 1:
+                                ldrsb_sp(m)                      # int8 activation_max
+                            else:
+                                ldrsh_sp(m)
                             value = min_ge(m, value, activation_max)
-                            strb(m, out_base + channel, value)
+                            if esize == 1:
+                                strb(m, out_base + channel, value)
+                            else:
+                                strh(m, out_base + 2 * channel, value)
                             ldr_sp(m)
                             channel = add(m, channel, 1)
                             cmp(m, depth, channel)
@@ -197,11 +212,15 @@ def MaxPool(m, stride_height, stride_width, filter_height, filter_width, pad_hei
     pop_pc(m, 9)
 
 
-def run_reference(m, case, addr, tracer):
+def run_reference(m, case, addr, tracer, esize=1):
     p = case["pool_params"]
     i, o, f = case["input_dims"], case["output_dims"], case["filter_dims"]
     act = p["activation"]
     run(MaxPool, m, p["stride"]["h"], p["stride"]["w"], f["h"], f["w"], p["padding"]["h"],
         p["padding"]["w"], act["min"], act["max"], i["n"], i["h"], i["w"], i["c"],
-        addr["input"], o["h"], o["w"], addr["output"], tracer=tracer)
-    return [NAME]
+        addr["input"], o["h"], o["w"], addr["output"], esize, tracer=tracer)
+    return [NAME if esize == 1 else NAME_S16]
+
+
+def run_reference_s16(m, case, addr, tracer):
+    return run_reference(m, case, addr, tracer, esize=2)
