@@ -1,0 +1,34 @@
+"""arm_elementwise_mul_acc_s16 (Source/BasicMathFunctions/arm_elementwise_mul_acc_s16.c), non-MVE:
+as arm_elementwise_mul_s16, but the requantized product is added to the output in place
+before the clamp:
+
+    output[i] = clamp(output[i] + requantize(input_1[i] * input_2[i], out_mult, out_shift))
+
+with the bounds out_activation_min / max when out_activation_max > 0, else the int16 range.
+In the LSTM step it adds input_gate x cell_gate to the cell state (clamped to +-cell_clip).
+The loop is arm_elementwise_mul_s16's (`mul_s16_pair_loop` with accumulate), including its
+fitted stack reloads (see that module).
+"""
+from armsim.cpu.kernel import kernel
+from armsim.cpu.ops import cmp, it, mov
+
+from .arm_elementwise_mul_s16 import mul_s16_pair_loop
+
+Q15_MIN, Q15_MAX = -32768, 32767
+
+
+@kernel
+def arm_elementwise_mul_acc_s16(m, input_1_vect, input_2_vect, input_1_offset,
+                                input_2_offset, output, out_offset, out_mult, out_shift,
+                                out_activation_min, out_activation_max, block_size):
+    """Returns ARM_CMSIS_NN_SUCCESS (0); the offsets are unused (symmetric int16)."""
+    cmp(m, out_activation_max, 0)                             # (out_activation_max > 0) ? .. : ..
+    it(m, 1)                                                  # ite: one of the two moves fails
+    if out_activation_max > 0:
+        activation_max = mov(m, out_activation_max)
+        activation_min = out_activation_min
+    else:
+        activation_max = mov(m, Q15_MAX)
+        activation_min = Q15_MIN
+    return mul_s16_pair_loop(m, input_1_vect, input_2_vect, output, out_mult, out_shift,
+                             activation_min, activation_max, block_size, True)
