@@ -7,7 +7,7 @@ from conftest import REFERENCE, VECTORS, all_families
 
 #: families with cases in ../shared that armsim has no port of yet (issues 9 and 10)
 NOT_PORTED = {
-    "lstm", "lstm_s16",
+    "lstm_s16",
     "batch_matmul_s16", "softmax_s8_s16",
     "softmax_s16", "avgpool_s16",
     "maxpool_s16", "elementwise_add_s16", "elementwise_mul_s16", "conv_s4",

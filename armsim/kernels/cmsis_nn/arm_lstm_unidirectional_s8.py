@@ -40,8 +40,14 @@ from armsim.cpu.ops import (
 )
 from armsim.kernels.libc import memcpy, memset
 
-from .arm_nn_lstm_step_s8 import BATCH_SIZE, HIDDEN_SIZE, INPUT_SIZE, TIME_MAJOR, TIME_STEPS
-from .arm_nn_lstm_step_s8 import arm_nn_lstm_step_s8
+from .arm_nn_lstm_step_s8 import (
+    BATCH_SIZE,
+    HIDDEN_SIZE,
+    INPUT_SIZE,
+    TIME_MAJOR,
+    TIME_STEPS,
+    arm_nn_lstm_step_s8,
+)
 
 
 @kernel

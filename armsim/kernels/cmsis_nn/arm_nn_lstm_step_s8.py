@@ -16,7 +16,21 @@ the four gate tuples (forget, input, cell, output) of arm_nn_lstm_calculate_gate
 build (gcc 12.2 -O2; Cortex-M4 and M3 differ by a few moves).
 """
 from armsim.cpu.kernel import kernel
-from armsim.cpu.ops import add, bl, ldr_lit, ldr_sp, ldrd_sp, mov, mul, pop_pc, push, rsb, str_sp, strd_sp, sub
+from armsim.cpu.ops import (
+    add,
+    bl,
+    ldr_lit,
+    ldr_sp,
+    ldrd_sp,
+    mov,
+    mul,
+    pop_pc,
+    push,
+    rsb,
+    str_sp,
+    strd_sp,
+    sub,
+)
 
 from .arm_elementwise_mul_acc_s16 import arm_elementwise_mul_acc_s16
 from .arm_elementwise_mul_s16 import arm_elementwise_mul_s16

@@ -3,7 +3,9 @@ arm_lstm_unidirectional_s8 (TFLM's CMSIS-NN kernel calls it for int8 input).
 
 Arrays: `input`, per gate (`forget`, `input`, `cell`, `output`) `<gate>_gate_input_weights`
 [hidden, input], `<gate>_gate_hidden_weights` [hidden, hidden] (flash) and `<gate>_gate_bias`;
-`hidden_state_init` (int8 [batch, hidden], optional: null / absent is a NULL hidden state).
+`hidden_state_init` (int8 [batch, hidden], optional: null / absent is a NULL hidden state for
+CMSIS-NN, the zero point for TFLM's reference kernel, whose variable tensors `hidden_state`
+and `cell_state_tensor` are placed here too).
 The effective biases (`<gate>_input_effective_bias`, `<gate>_hidden_effective_bias`) are
 computed as TFLM's Prepare computes them (arm_vector_sum_s8, not counted: TFLM runs it once
 in Prepare) and live in the arena (AllocatePersistentBuffer), like the hidden state;
@@ -14,7 +16,9 @@ at zero (the kernel clears it itself when the hidden state is NULL).
 import numpy as np
 
 from armsim.cpu.kernel import run
-from armsim.kernels.cmsis_nn.arm_lstm_unidirectional_s8 import arm_lstm_unidirectional_s8
+from armsim.kernels.cmsis_nn.arm_lstm_unidirectional_s8 import (
+    arm_lstm_unidirectional_s8,
+)
 from armsim.kernels.cmsis_nn.arm_nn_activation_s16 import ARM_SIGMOID, ARM_TANH
 from armsim.kernels.cmsis_nn.arm_nn_tables import SIGMOID_TABLE_UINT16
 from armsim.kernels.harness import CaseError
@@ -23,6 +27,7 @@ from armsim.kernels.tflm.lstm import (  # noqa: F401
     reference_buffer_size,
     reference_buffer_sizes,
     run_reference,
+    state_arrays,
 )
 
 FUNCTIONS = ("arm_lstm_unidirectional_s8",)
@@ -59,8 +64,7 @@ def derived_arrays(case):
     for g, (eff_x, eff_h) in effective_biases(case).items():
         arrays[f"{g}_input_effective_bias"] = ("sram", eff_x)
         arrays[f"{g}_hidden_effective_bias"] = ("sram", eff_h)
-    if case.get("hidden_state_init") is not None:
-        arrays["hidden_state"] = ("sram", np.asarray(case["hidden_state_init"], np.int8))
+    arrays.update(state_arrays(case))
     return arrays
 
 
@@ -92,9 +96,10 @@ def run_cmsis(m, case, addr, function, tracer):
     temp2 = temp1 + buffer_sizes(case)[0]
     cell_state = temp2 + buffer_sizes(case)[1]
     gates = [tuple(int(v) for v in gate_tuple(case, addr, g)) for g in GATES]
+    # TFLM's CMSIS-NN glue passes no hidden state (NULL); a unit test may give one
+    hidden_state = addr["hidden_state"] if case.get("hidden_state_init") is not None else 0
     run(arm_lstm_unidirectional_s8, m, addr["sigmoid_table"], addr["input"], addr["output"],
-        params_tuple(case), *gates, temp1, temp2, cell_state, addr.get("hidden_state", 0),
-        tracer=tracer)
+        params_tuple(case), *gates, temp1, temp2, cell_state, hidden_state, tracer=tracer)
     return list(CHAIN)
 
 
