@@ -131,8 +131,8 @@ def test_model_bit_exact_vs_tflite_micro(name):
 def test_prepare_derives_the_cmsis_nn_parameters():
     """Multipliers as TFLM's Prepare computes them (float scale products in double), the
     effective biases of CMSIS_NN_PortOpData, quantized cell clip and scale power."""
-    data, m = _lstm_model((1, 3, 4), 2, cell_clip=3.0, cell_scale_power=-11,
-                          out_zero_point=2)
+    _, m = _lstm_model((1, 3, 4), 2, cell_clip=3.0, cell_scale_power=-11,
+                       out_zero_point=2)
     (step,) = prepare.prepare(m)
     p = step.case["lstm_params"]
     assert (p["cell_scale_power"], p["cell_clip"], p["output_offset"]) == (-11, 6144, 2)

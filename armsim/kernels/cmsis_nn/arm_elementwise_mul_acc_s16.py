@@ -7,7 +7,7 @@ before the clamp:
 with the bounds out_activation_min / max when out_activation_max > 0, else the int16 range.
 In the LSTM step it adds input_gate x cell_gate to the cell state (clamped to +-cell_clip).
 The loop is arm_elementwise_mul_s16's (`mul_s16_pair_loop` with accumulate), including its
-fitted stack reloads (see that module).
+fitted stack reloads (see that module for the cases and totals).
 """
 from armsim.cpu.kernel import kernel
 from armsim.cpu.ops import cmp, it, mov

@@ -15,10 +15,12 @@ state (in place).  `mul_s16_pair_loop` is shared with arm_elementwise_mul_acc_s1
 plus the accumulation).
 
 The per-tensor shift is loop-invariant (arm_nn_requantize_invariant).  gcc keeps the loop
-counter and the activation bounds on the stack (disassembly of the measured build); the stack
-reloads per step marked "fitted" are placed to match ../shared/reference
-lstm_s8_t6_b1_i24_h32 (function total dsp_O2 5,696 / scalar_O2 6,169 instructions, 6 calls
-of 32 elements).
+counter and the activation bounds on the stack (disassembly of the measured build); the lines
+marked "fitted" (per step and per call) are solved from the measured function totals of both
+../shared/reference lstm cases (arm_elementwise_mul_s16: lstm_s8_t6_b1_i24_h32 dsp_O2 5,696 /
+scalar_O2 6,169, 6 calls of 32 elements; lstm_s8_t8_b1_i16_h16 4,008 / 4,320, 8 calls of 16;
+armsim 5,698 / 6,178 and 4,000 / 4,320; arm_elementwise_mul_acc_s16 6,115 / 6,620 and
+4,289 / 4,644, armsim 6,149 / 6,629 and 4,305 / 4,625).
 """
 from armsim.cpu.kernel import kernel
 from armsim.cpu.ops import (

@@ -14,8 +14,10 @@ batch.  ARM_MATH_DSP: two elements per step (one word of each input, SMULBB / SM
 bytes stored with one STRH, arm_nn_write_s8x2_ia), then the odd one; plain C: one element per
 step (LDRSH, MUL).  The requantize set-up of the per-tensor shift is hoisted out of the loops;
 gcc keeps pointers and rounding constants on the stack (disassembly of the measured build):
-the reloads marked "fitted" match ../shared/reference lstm_s8_t6_b1_i24_h32 (function total
-dsp_O2 5,926 / scalar_O2 5,696 instructions, 6 calls of 32 elements).
+the lines marked "fitted" (per step / element and per call) are solved from the measured
+function totals of both ../shared/reference lstm cases (lstm_s8_t6_b1_i24_h32: dsp_O2 5,926 /
+scalar_O2 5,696, 6 calls of 32 elements; lstm_s8_t8_b1_i16_h16: 4,218 / 4,002, 8 calls of 16;
+armsim 5,946 / 5,754 and 4,231 / 4,039).
 """
 from armsim.cpu.kernel import kernel
 from armsim.cpu.ops import (

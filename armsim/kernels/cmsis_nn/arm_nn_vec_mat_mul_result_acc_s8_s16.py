@@ -16,10 +16,16 @@ the column loops as written.
 
 The per-tensor shift is loop-invariant, so its requantize setup is hoisted out of the row
 loops (arm_nn_requantize_invariant).  The MACs, loads, stores, requantizations and clamps are
-the C's; the loop order and the stack reloads per row group follow the disassembly of the
-measured build (arm-none-eabi-gcc 12.2.1 -O2, -mcpu=cortex-m4 / cortex-m3); the reloads marked
-"fitted" are placed to match ../shared/reference lstm_s8_t6_b1_i24_h32 (function total:
-dsp_O2 132,510, scalar_O2 175,715 instructions over 44 calls).
+the C's, the inner loops as the disassembly of the measured build (arm-none-eabi-gcc 12.2.1
+-O2, -mcpu=cortex-m4 / cortex-m3) has them (13 instructions per 4 columns of two rows, 9 per
+column of three rows).  The lines marked "fitted" stand for gcc's set-up and stack traffic
+(a ~60-instruction prologue of spilled invariants, reloads per row group, the rounding paths'
+branches): a count per call and per row pair (DSP) / row triple and single row (plain C),
+solved from the function's measured totals in both ../shared/reference cases together
+(lstm_s8_t6_b1_i24_h32: dsp_O2 132,510 / scalar_O2 175,715 over 44 calls of 32 rows;
+lstm_s8_t8_b1_i16_h16: 72,434 / 88,563 over 60 calls of 16 rows).  armsim: 132,036 /
+175,352 and 72,014 / 88,274.  gcc branches around the rounding of the first accumulator
+(one IT block per row pair fewer than the port).
 """
 from armsim.cpu.kernel import kernel
 from armsim.cpu.ops import (

@@ -13,7 +13,8 @@ MultiplyByQuantizedMultiplier is the called function (`common`).
 
 The loop nests and per-element work are the C's; the stack traffic around calls and per
 loop level is estimated: there is no measured count of this kernel in ../shared and it was
-not read off a disassembly.
+not read off a disassembly.  EvalLstm's time (and batch) loop is run_reference's Python loop
+over LstmStep, which issues the loop's own instructions (UpdateTime, test, call) itself.
 """
 import numpy as np
 
@@ -253,6 +254,14 @@ def LstmStep(m, sigmoid_table, params, forget_gate, input_gate, cell_gate, outpu
     cell_state_scale_power, output_mul mult, shift)."""
     input_offset, hidden_zp, n_input, n_state = params[0], params[1], params[2], params[3]
     n = n_batch * n_state
+    # EvalLstm's loop around the step: LstmStepManager::UpdateTime (current time, input and
+    # output offsets, the time-major stride), the loop test and the call (estimated)
+    for _ in range(4):
+        add(m, 0, 0)
+    ldr_sp(m)
+    cmp(m, 0, 0)
+    bcc(m, True)
+    bl(m)
     push(m, 9)
     for _ in range(8):
         ldr_sp(m)
