@@ -228,3 +228,22 @@ def test_lstm_classifier_profiles_end_to_end(tmp_path):
     ops = json.loads(report.read_text())["ops"]
     assert ops[0]["kernel"].startswith("arm_lstm_unidirectional_s8 > arm_nn_lstm_step_s8")
     assert all(o["simulated"] for o in ops)
+
+
+def test_per_channel_weights_run_on_the_host_as_tflm_runs_them():
+    """TFLM's LSTM kernels apply one multiplier per gate; per-channel weights are not
+    simulated: TFLM computes the op on the host (its state tensors kept by TFLM, not fed as
+    inputs) and the output equals the interpreter's."""
+    g = modelgen.Graph(seed=0)
+    x = g.input((1, 4, 6), scale=0.05, zero_point=-3)
+    g.output(g.unidirectional_sequence_lstm(x, 5, name="lstm"))
+    w = g.tensors[g.ops[-1].inputs[1]]
+    w.scale, w.zero_point = [w.scale] * 5, [0] * 5
+    data = g.build()
+    m = model.parse(data, "lstm.tflite")
+    (step,) = prepare.prepare(m)
+    assert step.host and "per-channel weights" in step.extra["reason"]
+    (xi,) = profiler.random_inputs(m, seed=1)
+    prof = profiler.run(m, "simd", inputs=[xi])
+    assert not prof.ops[0].simulated
+    assert np.array_equal(prof.outputs[0], tflm_reference(data, xi))
