@@ -102,6 +102,7 @@ MODELS = {
     "odd_f7_h9_zero_point": ((1, 5, 7), 9, {"out_zero_point": 5}),
     "no_cell_clip_q4_11": ((1, 4, 16), 10, {"cell_clip": 0.0, "cell_scale_power": -12}),
     "tight_cell_clip": ((1, 6, 6), 5, {"cell_clip": 1.0, "cell_scale_power": -10}),
+    "one_feature_positive_gate_shift": ((1, 5, 1), 3, {}),   # input multiplier > 1
 }
 
 
@@ -146,6 +147,13 @@ def test_prepare_derives_the_cmsis_nn_parameters():
     wh = np.asarray(step.case["forget_gate_hidden_weights"], np.int64).reshape(2, 2)
     np.testing.assert_array_equal(eff_x, step.case["forget_gate_bias"] + 3 * w.sum(axis=1))
     np.testing.assert_array_equal(eff_h, -2 * wh.sum(axis=1))
+
+
+def test_a_one_feature_model_has_a_positive_gate_shift():
+    """The case MODELS covers: a gate multiplier above one (left shift in the kernels)."""
+    shape, units, options = MODELS["one_feature_positive_gate_shift"]
+    (step,) = prepare.prepare(_lstm_model(shape, units, **options)[1])
+    assert step.case["lstm_params"]["forget_gate"]["input_shift"] > 0
 
 
 def _edited(mutate):

@@ -86,7 +86,9 @@ def arm_elementwise_mul_s16_s8(m, input_1_vect, input_2_vect, output, out_offset
             loop_count = block_size
             ldr_sp(m)
             cmp(m, block_size, 1)
-            it(m, 0 if block_size <= 1 else 1)
+            it(m, 0 if block_size <= 1 else 1)                # it le; strle (a pointer spilled)
+            if block_size <= 1:
+                str_sp(m)
             bcc(m, block_size <= 1)
             if m.dsp:
                 if loop_count > 1:
