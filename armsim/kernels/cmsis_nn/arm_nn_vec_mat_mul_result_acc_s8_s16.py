@@ -14,38 +14,51 @@ widened with SXTB16 / SXTB16 ROR #8, two SMLAD per row), the cols % 4 left over 
 (LDRSB + MLA), then the rows % 3 one by one.  No unroll pragma in this file: gcc -O2 keeps
 the column loops as written.
 
-The per-tensor shift is loop-invariant, so its requantize setup is hoisted out of the row
-loops (arm_nn_requantize_invariant).  The MACs, loads, stores, requantizations and clamps are
-the C's, the inner loops as the disassembly of the measured build (arm-none-eabi-gcc 12.2.1
--O2, -mcpu=cortex-m4 / cortex-m3) has them (13 instructions per 4 columns of two rows, 9 per
-column of three rows).  The lines marked "fitted" stand for gcc's set-up and stack traffic
-(a ~60-instruction prologue of spilled invariants, reloads per row group, the rounding paths'
-branches): a count per call and per row pair (DSP) / row triple and single row (plain C),
-solved from the function's measured totals in both ../shared/reference cases together
-(lstm_s8_t6_b1_i24_h32: dsp_O2 132,510 / scalar_O2 175,715 over 44 calls of 32 rows;
-lstm_s8_t8_b1_i16_h16: 72,434 / 88,563 over 60 calls of 16 rows).  armsim: 132,036 /
-175,352 and 72,014 / 88,274.  gcc branches around the rounding of the first accumulator
-(one IT block per row pair fewer than the port).
+The MACs, loads, stores, requantizations and clamps are the C's.  ARM_MATH_DSP: the
+disassembly of the measured build (arm-none-eabi-gcc 12.2.1 -O2 -mcpu=cortex-m4) instruction
+for instruction -- the prologue that computes and spills every loop invariant (the
+requantize mask and thresholds of the per-tensor shift among them), 15 instructions per 4
+columns of two rows, the two requantizations interleaved with a branch on the first
+quotient's sign instead of its IT block, the int16 clamps; no fitted line (armsim
+132,598 / 72,554 instructions against the measured 132,510 / 72,434 of lstm_s8_t6_b1_i24_h32 /
+lstm_s8_t8_b1_i16_h16, dsp_O2).  gcc's LDM of three stacked arguments is issued as stack-slot
+loads.  Plain C (-mcpu=cortex-m3): the inner loop as gcc has it (9 instructions per column
+of three rows, 5 of one row), the requantizations with the hoisted set-up
+(arm_nn_requantize_invariant); the lines marked "fitted" stand for gcc's set-up and stack
+traffic: a count per call, per row triple and per single row solved from the function's
+measured totals in both ../shared/reference cases together (scalar_O2 175,715 over 44 calls
+of 32 rows, 88,563 over 60 calls of 16 rows; armsim 175,352 / 88,274).
 """
 from armsim.cpu.kernel import kernel
 from armsim.cpu.ops import (
     add,
+    and_,
+    asr,
     b,
     bcc,
+    bic,
+    cbz,
     cmp,
+    it,
     ldr,
+    ldr_lit,
     ldr_sp,
     ldrd,
     ldrd_sp,
     ldrsb,
     ldrsh,
+    lsl,
+    lsr,
     mla,
     mov,
     mul,
+    orr,
     pop_pc,
     push,
+    rsb,
     smlabb,
     smlad,
+    smlal,
     smull,
     str_sp,
     strd_sp,
@@ -72,55 +85,167 @@ def _acc_store(m, acc, dst, dst_multiplier, left_shift, right_shift, remainder_m
     strh(m, dst, acc)                                         # *dst++ = (int16_t)acc_0;
 
 
+@kernel(inline=True)
+def _dsp_columns(m, lhs_vec, rhs_0, rhs_1, acc_0, acc_1, col_loop_cnt, two_rows):
+    """for (j = col_loop_cnt; j != 0; j--): one lhs word and one word per row, widened with
+    SXTB16, two SMLAD per row (gcc: 15 instructions per step for two rows, 10 for one)."""
+    for j in range(col_loop_cnt, 0, -1):
+        vec_0 = ldr(m, lhs_vec)                               # arm_nn_read_s8x4_ia(&lhs_vec)
+        lhs_vec += 4
+        vec_1 = sxtb16(m, vec_0, 8)                           # SXTB16_RORn((uint32_t)vec_0, 8)
+        ker_0 = ldr(m, rhs_0)                                 # arm_nn_read_s8x4_ia(&rhs_0)
+        rhs_0 += 4
+        vec_0 = sxtb16(m, vec_0, 0)                           # SXTB16(vec_0)
+        ker_1 = sxtb16(m, ker_0, 8)
+        ker_0 = sxtb16(m, ker_0, 0)
+        acc_0 = smlad(m, ker_1, vec_1, acc_0)                 # acc_0 = SMLAD(ker_1, vec_1, acc_0)
+        acc_0 = smlad(m, ker_0, vec_0, acc_0)                 # acc_0 = SMLAD(ker_0, vec_0, acc_0)
+        if two_rows:
+            ker_0 = ldr(m, rhs_1)                             # arm_nn_read_s8x4_ia(&rhs_1)
+            rhs_1 += 4
+            ker_1 = sxtb16(m, ker_0, 8)
+            ker_0 = sxtb16(m, ker_0, 0)
+            acc_1 = smlad(m, ker_1, vec_1, acc_1)             # acc_1 = SMLAD(ker_1, vec_1, acc_1)
+            acc_1 = smlad(m, ker_0, vec_0, acc_1)             # acc_1 = SMLAD(ker_0, vec_0, acc_1)
+        sub(m, j, 1)                                          # subs lr, lr, #1
+        bcc(m, j != 1)                                        # bne
+    return lhs_vec, rhs_0, rhs_1, acc_0, acc_1
+
+
+@kernel(inline=True)
+def _high_mult(m, val, multiplier):
+    """arm_nn_doubling_high_mult_no_sat: MOV #0, MOV #1<<30, SMLAL, LSR #31, ORR LSL #1."""
+    hi = mov(m, 0)
+    lo = mov(m, 1 << 30)
+    lo, hi = smlal(m, lo, hi, val, multiplier)
+    return orr(m, lsr(m, lo, 31), hi << 1)
+
+
+@kernel(inline=True)
+def _requantize_pair(m, acc_0, acc_1, dst_multiplier, dst_shift, left_shift, right_shift,
+                     remainder_mask, threshold):
+    """arm_nn_requantize of both accumulators of a row pair as gcc interleaves them: the
+    first one's doubling multiply, then a branch on the shift's sign; for shift <= 0 (no
+    left shift) a branch on the sign of the first quotient instead of its IT block."""
+    for _ in range(2):
+        ldr_sp(m)                                             # left_shift, dst_multiplier
+    res_0 = _high_mult(m, lsl(m, acc_0, left_shift), dst_multiplier)
+    ldr_sp(m)                                                 # dst_shift
+    cmp(m, dst_shift, 0)
+    bcc(m, dst_shift <= 0)                                    # ble
+    if dst_shift > 0:                                         # exponent 0: no rounding
+        for _ in range(2):
+            ldr_sp(m)
+        res_1 = _high_mult(m, lsl(m, acc_1, left_shift), dst_multiplier)
+        cmp(m, res_0, 0)
+        bcc(m, res_0 < 0)
+        if res_0 < 0:                                         # shared tail: remainder 0
+            rem_1 = mov(m, 0)
+            thr_1 = mov(m, 0)
+            b(m)
+            cmp(m, res_1, 0)
+            negative = res_1 < 0
+            it(m, not negative)
+            if negative:
+                thr_1 = add(m, thr_1, 1)
+            cmp(m, thr_1, rem_1)
+            it(m, 1)                                          # never rounds
+            b(m)
+        return res_0, res_1
+    ldr_sp(m)                                                 # remainder mask, -shift
+    ldr_sp(m)
+    rem_0 = and_(m, res_0, remainder_mask)
+    res_0 = asr(m, res_0, right_shift)                        # ASRS: N = the quotient's sign
+    lo = mov(m, 1 << 30)
+    hi = mov(m, 0)
+    bcc(m, res_0 < 0)                                         # bmi
+    ldr_sp(m)                                                 # dst_multiplier
+    lo, hi = smlal(m, lo, hi, dst_multiplier, acc_1)          # (left shift 0)
+    res_1 = orr(m, lsr(m, lo, 31), hi << 1)
+    if res_0 < 0:
+        thr_0 = threshold + 1                                 # threshold + 1 from the stack
+        ldr_sp(m)
+        ldr_sp(m)
+        ldr_sp(m)
+        rem_1 = and_(m, res_1, remainder_mask)
+        res_1 = asr(m, res_1, right_shift)
+        b(m)
+    else:
+        thr_0 = threshold
+        rem_1 = and_(m, remainder_mask, res_1)
+        mov(m, right_shift)
+        ldr_sp(m)                                             # threshold
+        res_1 = asr(m, res_1, right_shift)
+    cmp(m, rem_0, thr_0)                                      # if (remainder > threshold)
+    thr_1 = threshold
+    ldr_sp(m)
+    up = rem_0 > thr_0
+    it(m, not up)
+    if up:
+        res_0 = add(m, res_0, 1)                              #     result++;
+    cmp(m, res_1, 0)                                          # if (result < 0)
+    negative = res_1 < 0
+    it(m, not negative)
+    if negative:
+        thr_1 = add(m, thr_1, 1)                              #     threshold++;
+    cmp(m, thr_1, rem_1)
+    up = thr_1 < rem_1
+    it(m, not up)
+    if up:
+        res_1 = add(m, res_1, 1)                              #     result++;
+    b(m)
+    return res_0, res_1
+
+
 @kernel
-def _dsp_rows(m, lhs, rhs_ptr, bias_ptr, dst, dst_multiplier, rhs_cols, rhs_rows,
+def _dsp_rows(m, lhs, rhs_ptr, bias_ptr, dst, dst_multiplier, dst_shift, rhs_cols, rhs_rows,
               left_shift, right_shift, remainder_mask, threshold):
-    """One batch of the ARM_MATH_DSP path; returns nothing (dst written in place)."""
+    """One batch of the ARM_MATH_DSP path (dst written in place)."""
     col_loop_cnt = rhs_cols // 4
-    for _ in range(rhs_rows // 2):
+    row_pairs = rhs_rows // 2
+    ldr_sp(m)
+    ldr_sp(m)
+    sub(m, 0, 0)
+    cmp(m, row_pairs, 0)
+    bcc(m, row_pairs == 0)                                    # beq: no row pair
+    if row_pairs:
+        ldr_sp(m)
+        str_sp(m)
+        add(m, bias_ptr, 8)
+        strd_sp(m)
+        ldr_sp(m)
+        str_sp(m)
+        sub(m, 0, 0)
+        add(m, dst, 4)
+        str_sp(m)
+        mov(m, Q15_MAX)                                       # movw r1, #32767
+        for _ in range(3):
+            mov(m, 0)
+    for pair in range(row_pairs):
         ldr_sp(m)
         ldr_sp(m)
-        add(m, rhs_ptr, 0)                                    # rhs_0 / rhs_1 pointers
-        add(m, rhs_ptr, rhs_cols)
-        mov(m, 0)
+        rhs_0 = add(m, rhs_ptr, 0)
+        rhs_1 = add(m, rhs_ptr, rhs_cols)
+        rhs_ptr += 2 * rhs_cols
+        lhs_vec = mov(m, lhs)
         acc_0, acc_1 = ldrd(m, bias_ptr)                      # *effective_bias_ptr++ (two)
         bias_ptr += 8
         mov(m, 0)
-        lhs_vec = lhs
-        rhs_0 = rhs_ptr
-        rhs_1 = rhs_ptr + rhs_cols
-        rhs_ptr += 2 * rhs_cols
         cmp(m, col_loop_cnt, 0)
         bcc(m, col_loop_cnt == 0)
         if col_loop_cnt:
             strd_sp(m)
             ldr_sp(m)
             str_sp(m)
-            mov(m, 0)
-            for j in range(col_loop_cnt, 0, -1):
-                vec_0 = ldr(m, lhs_vec)                       # arm_nn_read_s8x4_ia(&lhs_vec)
-                lhs_vec += 4
-                vec_1 = sxtb16(m, vec_0, 8)                   # SXTB16_RORn(vec_0, 8)
-                ker_0 = ldr(m, rhs_0)                         # arm_nn_read_s8x4_ia(&rhs_0)
-                rhs_0 += 4
-                vec_0 = sxtb16(m, vec_0, 0)                   # SXTB16(vec_0)
-                ker_1 = sxtb16(m, ker_0, 8)
-                ker_0 = sxtb16(m, ker_0, 0)
-                acc_0 = smlad(m, ker_1, vec_1, acc_0)         # acc_0 = SMLAD(ker_1, vec_1, acc_0)
-                acc_0 = smlad(m, ker_0, vec_0, acc_0)         # acc_0 = SMLAD(ker_0, vec_0, acc_0)
-                ker_0 = ldr(m, rhs_1)                         # arm_nn_read_s8x4_ia(&rhs_1)
-                rhs_1 += 4
-                ker_1 = sxtb16(m, ker_0, 8)
-                ker_0 = sxtb16(m, ker_0, 0)
-                acc_1 = smlad(m, ker_1, vec_1, acc_1)
-                acc_1 = smlad(m, ker_0, vec_0, acc_1)
-                sub(m, j, 1)                                  # subs lr, lr, #1
-                bcc(m, j != 1)
-            for _ in range(3):
-                ldr_sp(m)                                     # fitted: pointers reloaded
+            mov(m, col_loop_cnt)
+            lhs_vec, rhs_0, rhs_1, acc_0, acc_1 = _dsp_columns(
+                m, lhs_vec, rhs_0, rhs_1, acc_0, acc_1, col_loop_cnt, True)
+            ldr_sp(m)
+            ldr_sp(m)
             add(m, 0, 0)
-            add(m, 0, 0)
+            ldr_sp(m)
             ldrd_sp(m)
+            add(m, 0, 0)
             ldr_sp(m)
         else:
             ldr_sp(m)
@@ -131,57 +256,58 @@ def _dsp_rows(m, lhs, rhs_ptr, bias_ptr, dst, dst_multiplier, rhs_cols, rhs_rows
         if rhs_cols > col_loop_cnt * 4:
             ldr_sp(m)
             add(m, 0, 0)
-            for _ in range(col_loop_cnt * 4, rhs_cols):
+            for k in range(col_loop_cnt * 4, rhs_cols):
                 lhs_temp = ldrsb(m, lhs_vec)                  # const int32_t lhs_temp = (*lhs_vec);
                 lhs_vec += 1
                 acc_0 = smlabb(m, ldrsb(m, rhs_0), lhs_temp, acc_0)  # acc_0 += lhs_temp * (*rhs_0);
                 rhs_0 += 1
                 v = ldrsb(m, rhs_1)
                 rhs_1 += 1
-                cmp(m, lhs_vec, 0)
+                cmp(m, k + 1, rhs_cols)
                 acc_1 = smlabb(m, v, lhs_temp, acc_1)         # acc_1 += lhs_temp * (*rhs_1);
-                bcc(m, True)
-        for _ in range(4):
-            ldr_sp(m)                                         # fitted: multiplier, shift, masks
-        _acc_store(m, acc_0, dst, dst_multiplier, left_shift, right_shift, remainder_mask,
-                   threshold)
-        _acc_store(m, acc_1, dst + 2, dst_multiplier, left_shift, right_shift,
-                   remainder_mask, threshold)
+                bcc(m, k + 1 < rhs_cols)
+        acc_0, acc_1 = _requantize_pair(m, acc_0, acc_1, dst_multiplier, dst_shift,
+                                        left_shift, right_shift, remainder_mask, threshold)
+        acc_0 = add(m, ldrsh(m, dst), acc_0)                  # acc_0 += *dst;
+        ldr_lit(m)                                            # NN_Q15_MIN
+        cmp(m, acc_0, Q15_MIN)
+        acc_1 = add(m, ldrsh(m, dst + 2), acc_1)              # acc_1 += *dst;
+        clamp = acc_0 < Q15_MIN                               # MAX(acc_0, NN_Q15_MIN)
+        it(m, not clamp)
+        if clamp:
+            acc_0 = mov(m, Q15_MIN)
+        acc_0 = min_ge(m, acc_0, Q15_MAX)                     # MIN(acc_0, NN_Q15_MAX)
+        acc_1 = max_lt(m, acc_1, Q15_MIN)                     # MAX(acc_1, NN_Q15_MIN)
+        acc_1 = min_ge(m, acc_1, Q15_MAX)                     # MIN(acc_1, NN_Q15_MAX)
+        sub(m, row_pairs - pair, 1)                           # subs r0, #1
+        strh(m, dst, acc_0)                                   # *dst++ = (int16_t)acc_0;
+        strh(m, dst + 2, acc_1)                               # *dst++ = (int16_t)acc_1;
         dst += 4
-        b(m)
+        add(m, 0, 0)
+        add(m, 0, 0)
+        bcc(m, pair + 1 < row_pairs)                          # bne
+    if row_pairs:
         for _ in range(3):
-            ldr_sp(m)                                         # fitted: per row pair (see docstring)
-        bcc(m, False)                                         # fitted
-        b(m)                                                  # fitted
-        mov(m, 0)                                             # fitted: register copies
+            ldr_sp(m)
         add(m, 0, 0)
-        add(m, 0, 0)
-        cmp(m, 0, 0)
-        bcc(m, True)                                          # row-pair loop
+        ldrd_sp(m)
+        ldrd_sp(m)
+    else:
+        ldrd_sp(m)
+        b(m)
     ldr_sp(m)
     cmp(m, rhs_rows & 1, 0)                                   # if (rhs_rows & 0x1)
-    bcc(m, (rhs_rows & 1) == 0)
+    bcc(m, (rhs_rows & 1) != 0)
     if rhs_rows & 1:
+        ldr_sp(m)
         acc_0 = ldr(m, bias_ptr)                              # *effective_bias_ptr++
         lhs_vec = lhs
         rhs_0 = rhs_ptr
-        cmp(m, col_loop_cnt, 0)
-        bcc(m, col_loop_cnt == 0)
+        cbz(m, col_loop_cnt == 0)
         if col_loop_cnt:
             mov(m, 0)
-            for i in range(col_loop_cnt, 0, -1):
-                vec_0 = ldr(m, lhs_vec)
-                lhs_vec += 4
-                vec_1 = sxtb16(m, vec_0, 8)
-                ker_0 = ldr(m, rhs_0)
-                rhs_0 += 4
-                vec_0 = sxtb16(m, vec_0, 0)
-                ker_1 = sxtb16(m, ker_0, 8)
-                ker_0 = sxtb16(m, ker_0, 0)
-                acc_0 = smlad(m, ker_1, vec_1, acc_0)
-                acc_0 = smlad(m, ker_0, vec_0, acc_0)
-                sub(m, i, 1)
-                bcc(m, i != 1)
+            lhs_vec, rhs_0, rhs_1, acc_0, acc_1 = _dsp_columns(
+                m, lhs_vec, rhs_0, 0, acc_0, 0, col_loop_cnt, False)
             ldr_sp(m)
             ldr_sp(m)
             add(m, 0, 0)
@@ -191,18 +317,45 @@ def _dsp_rows(m, lhs, rhs_ptr, bias_ptr, dst, dst_multiplier, rhs_cols, rhs_rows
         if rhs_cols > col_loop_cnt * 4:
             sub(m, 0, 0)
             add(m, 0, 0)
-            for _ in range(col_loop_cnt * 4, rhs_cols):
+            for k in range(col_loop_cnt * 4, rhs_cols):
                 lhs_temp = ldrsb(m, lhs_vec)
                 lhs_vec += 1
                 v = ldrsb(m, rhs_0)
                 rhs_0 += 1
-                cmp(m, lhs_vec, 0)
+                cmp(m, k + 1, rhs_cols)
                 acc_0 = smlabb(m, v, lhs_temp, acc_0)         # acc_0 += lhs_temp * (*rhs_0);
-                bcc(m, True)
-        for _ in range(3):
-            ldr_sp(m)                                         # fitted
-        _acc_store(m, acc_0, dst, dst_multiplier, left_shift, right_shift, remainder_mask,
-                   threshold)
+                bcc(m, k + 1 < rhs_cols)
+        ldr_sp(m)
+        ldr_sp(m)
+        acc_0 = lsl(m, acc_0, left_shift)
+        res = _high_mult(m, acc_0, dst_multiplier)
+        ldr_sp(m)
+        cmp(m, dst_shift, 0)
+        bcc(m, dst_shift > 0)                                 # bgt: no rounding
+        if dst_shift <= 0:
+            ldr_sp(m)
+            remainder = and_(m, remainder_mask, res)
+            ldr_sp(m)
+            res = asr(m, res, right_shift)
+            ldr_sp(m)
+            thr = threshold
+            negative = res < 0
+            it(m, not negative)
+            if negative:
+                thr = add(m, thr, 1)                          # threshold++
+            cmp(m, remainder, thr)
+            up = remainder > thr
+            it(m, not up)
+            if up:
+                res = add(m, res, 1)                          # result++
+        acc_0 = add(m, ldrsh(m, dst), res)                    # acc_0 += dst[0];
+        ldr_lit(m)
+        acc_0 = max_lt(m, acc_0, Q15_MIN)                     # MAX(acc_0, NN_Q15_MIN)
+        mov(m, Q15_MAX)
+        mov(m, dst)
+        acc_0 = min_ge(m, acc_0, Q15_MAX)                     # MIN(acc_0, NN_Q15_MAX)
+        strh(m, dst, acc_0)                                   # *dst++ = (int16_t)acc_0;
+        mov(m, dst + 2)
         b(m)
 
 
@@ -317,63 +470,127 @@ def _scalar_rows(m, lhs, rhs_ptr, bias_ptr, dst, dst_multiplier, rhs_cols, rhs_r
 
 
 @kernel
+def _dsp_prologue(m, dst_shift, rhs_cols, rhs_rows, batch_offset):
+    """gcc's set-up of the DSP build (0x10-0x9a): every loop invariant computed once and
+    spilled.  Returns (lhs stride, left_shift, right_shift, remainder_mask, threshold)."""
+    ldr_sp(m)
+    stride = mul(m, rhs_cols, batch_offset)                   # rhs_cols * batch_offset
+    str_sp(m)
+    and_(m, rhs_rows, 1)                                      # rhs_rows & 0x1
+    add(m, rhs_rows, 0)                                       # rhs_rows / 2 (sign fix-up)
+    str_sp(m)
+    ldr_sp(m)
+    mov(m, rhs_rows >> 1)
+    ldr_sp(m)
+    right_shift = rsb(m, dst_shift, 0)                        # -shift
+    mov(m, right_shift)
+    cmp(m, rhs_cols, 0)
+    str_sp(m)
+    one = mov(m, 1)
+    it(m, rhs_cols >= 0)                                      # addlt: rhs_cols / 4 sign fix-up
+    if rhs_cols < 0:
+        add(m, rhs_cols, 3)
+    remainder_mask = sub(m, lsl(m, one, right_shift), 1)      # (1 << exponent) - 1
+    asr(m, rhs_cols, 2)                                       # col_loop_cnt
+    bic(m, rhs_cols, 3)                                       # col_loop_cnt * 4
+    mov(m, remainder_mask)
+    str_sp(m)
+    add(m, 0, 0)
+    str_sp(m)
+    threshold = asr(m, remainder_mask, 1)                     # remainder_mask >> 1
+    ldr_sp(m)
+    str_sp(m)
+    rsb(m, 0, 0)
+    lsl(m, 0, 1)
+    str_sp(m)
+    sub(m, 0, 0)
+    str_sp(m)
+    ldr_sp(m)
+    ldr_sp(m)
+    str_sp(m)
+    add(m, 0, 0)
+    str_sp(m)
+    ldr_sp(m)
+    str_sp(m)
+    lsl(m, batch_offset, 1)
+    mla(m, rhs_rows >> 1, 0, 0)                               # the odd row's weights
+    str_sp(m)
+    mov(m, 0)
+    str_sp(m)
+    ldr_sp(m)
+    str_sp(m)
+    left_shift = bic(m, dst_shift, dst_shift >> 31)           # shift > 0 ? shift : 0
+    mov(m, 0)
+    str_sp(m)
+    add(m, threshold, 1)                                      # threshold + 1 (negative results)
+    str_sp(m)
+    for _ in range(4):
+        mov(m, 0)
+    if dst_shift > 0:                                         # (exponent 0 on that path)
+        right_shift, remainder_mask, threshold = 0, 0, 0
+    return stride, left_shift, right_shift, remainder_mask, threshold
+
+
+@kernel
 def arm_nn_vec_mat_mul_result_acc_s8_s16(m, lhs, rhs, effective_bias, dst, dst_multiplier,
                                          dst_shift, rhs_cols, rhs_rows, batches,
                                          batch_offset):
     """Returns ARM_CMSIS_NN_SUCCESS (0)."""
     push(m, 9)                                                # stmdb sp!, {r4-r11, lr}
     sub(m, 0, 0)                                              # sub sp, #108
-    for _ in range(4):
-        ldr_sp(m)                                             # the stacked arguments
+    if m.dsp:
+        strd_sp(m)
+        add(m, 0, 0)
+        mov(m, dst)
+        for _ in range(3):
+            ldr_sp(m)                                         # ldmia of the stacked arguments
+    else:
+        for _ in range(4):
+            ldr_sp(m)                                         # the stacked arguments
     cmp(m, batches, 0)
     bcc(m, batches <= 0)
-    if batches > 0:
-        # loop-invariant set-up hoisted out of the batch loop (fitted to the prologue's length)
+    if batches > 0 and m.dsp:
+        mul_stride, left_shift, right_shift, remainder_mask, threshold = _dsp_prologue(
+            m, dst_shift, rhs_cols, rhs_rows, batch_offset)
+        for batch in range(batches):
+            _dsp_rows(m, lhs, rhs, effective_bias, dst, dst_multiplier, dst_shift, rhs_cols,
+                      rhs_rows, left_shift, right_shift, remainder_mask, threshold)
+            dst += 2 * rhs_rows
+            ldr_sp(m)
+            ldr_sp(m)
+            lhs = add(m, lhs, mul_stride)                     # lhs += rhs_cols * batch_offset;
+            str_sp(m)
+            ldr_sp(m)
+            add(m, batch, 1)
+            cmp(m, batch + 1, batches)
+            bcc(m, batch + 1 < batches)
+    elif batches > 0:
+        # loop-invariant set-up hoisted out of the batch loop
         left_shift, right_shift, remainder_mask, threshold = requantize_setup(m, dst_shift)
         mul_stride = mul(m, rhs_cols, batch_offset)           # lhs += rhs_cols * batch_offset
         mla(m, rhs_rows, 0, 0)                                # the row pointers' end
+        smull(m, rhs_rows, 0x55555556)                        # rhs_rows / 3
         for _ in range(12):
             str_sp(m)                                         # fitted: spilled invariants
         for _ in range(8):
             add(m, 0, 0)                                      # fitted: derived pointers
-        if m.dsp:
-            for _ in range(16):
-                ldr_sp(m)                                     # fitted: per call (see docstring)
-            for _ in range(8):
-                str_sp(m)                                     # fitted
-            for _ in range(5):
-                mov(m, 0)                                     # fitted
-            for _ in range(4):
-                sub(m, 0, 0)                                  # fitted
-            for _ in range(6):
-                bcc(m, False)                                 # fitted
-            for _ in range(4):
-                b(m)                                          # fitted
-            for _ in range(6):
-                add(m, 0, 0)                                  # fitted
-        else:
-            smull(m, rhs_rows, 0x55555556)                    # rhs_rows / 3
-            for _ in range(20):
-                ldr_sp(m)                                     # fitted: per call (see docstring)
-            for _ in range(14):
-                str_sp(m)                                     # fitted
-            for _ in range(10):
-                mov(m, 0)                                     # fitted
-            for _ in range(7):
-                add(m, 0, 0)                                  # fitted
-            for _ in range(6):
-                bcc(m, False)                                 # fitted
-            for _ in range(3):
-                b(m)                                          # fitted
-            for _ in range(3):
-                sub(m, 0, 0)                                  # fitted
+        for _ in range(20):
+            ldr_sp(m)                                         # fitted: per call (see docstring)
+        for _ in range(14):
+            str_sp(m)                                         # fitted
+        for _ in range(10):
+            mov(m, 0)                                         # fitted
+        for _ in range(7):
+            add(m, 0, 0)                                      # fitted
+        for _ in range(6):
+            bcc(m, False)                                     # fitted
+        for _ in range(3):
+            b(m)                                              # fitted
+        for _ in range(3):
+            sub(m, 0, 0)                                      # fitted
         for batch in range(batches):
-            if m.dsp:
-                _dsp_rows(m, lhs, rhs, effective_bias, dst, dst_multiplier, rhs_cols,
-                          rhs_rows, left_shift, right_shift, remainder_mask, threshold)
-            else:
-                _scalar_rows(m, lhs, rhs, effective_bias, dst, dst_multiplier, rhs_cols,
-                             rhs_rows, left_shift, right_shift, remainder_mask, threshold)
+            _scalar_rows(m, lhs, rhs, effective_bias, dst, dst_multiplier, rhs_cols,
+                         rhs_rows, left_shift, right_shift, remainder_mask, threshold)
             dst += 2 * rhs_rows
             lhs = add(m, lhs, mul_stride)                     # lhs += rhs_cols * batch_offset;
             ldr_sp(m)
