@@ -14,20 +14,16 @@ widened with SXTB16 / SXTB16 ROR #8, two SMLAD per row), the cols % 4 left over 
 (LDRSB + MLA), then the rows % 3 one by one.  No unroll pragma in this file: gcc -O2 keeps
 the column loops as written.
 
-The MACs, loads, stores, requantizations and clamps are the C's.  ARM_MATH_DSP: the
-disassembly of the measured build (arm-none-eabi-gcc 12.2.1 -O2 -mcpu=cortex-m4) instruction
-for instruction -- the prologue that computes and spills every loop invariant (the
-requantize mask and thresholds of the per-tensor shift among them), 15 instructions per 4
-columns of two rows, the two requantizations interleaved with a branch on the first
-quotient's sign instead of its IT block, the int16 clamps; no fitted line (armsim
-132,598 / 72,554 instructions against the measured 132,510 / 72,434 of lstm_s8_t6_b1_i24_h32 /
-lstm_s8_t8_b1_i16_h16, dsp_O2).  gcc's LDM of three stacked arguments is issued as stack-slot
-loads.  Plain C (-mcpu=cortex-m3): the inner loop as gcc has it (9 instructions per column
-of three rows, 5 of one row), the requantizations with the hoisted set-up
-(arm_nn_requantize_invariant); the lines marked "fitted" stand for gcc's set-up and stack
-traffic: a count per call, per row triple and per single row solved from the function's
-measured totals in both ../shared/reference cases together (scalar_O2 175,715 over 44 calls
-of 32 rows, 88,563 over 60 calls of 16 rows; armsim 175,352 / 88,274).
+The MACs, loads, stores, requantizations and clamps are the C's; both builds follow the
+disassembly of the measured objects (arm-none-eabi-gcc 12.2.1 -O2, -mcpu=cortex-m4 with
+ARM_MATH_DSP and -mcpu=cortex-m3) instruction for instruction: the prologue that computes
+and spills every loop invariant (the requantize mask and thresholds of the per-tensor shift,
+rhs_rows / 3 by SMULL in the plain-C build), 15 instructions per 4 columns of two rows (DSP)
+and 9 per column of three rows (plain C), the requantizations of a row group interleaved
+with branches on the quotients' signs where gcc has them, the int16 clamps.  No fitted line.
+Function totals, armsim vs measured (../shared/reference): lstm_s8_t6_b1_i24_h32 dsp_O2
+132,598 / 132,510, scalar_O2 175,715 / 175,715; lstm_s8_t8_b1_i16_h16 72,554 / 72,434,
+88,563 / 88,563.  gcc's LDM of three stacked arguments is issued as stack-slot loads.
 """
 from armsim.cpu.kernel import kernel
 from armsim.cpu.ops import (
@@ -68,21 +64,7 @@ from armsim.cpu.ops import (
 )
 from armsim.kernels.minmax import max_lt, min_ge
 
-from .arm_nn_requantize_invariant import requantize_in_loop, requantize_setup
-
 Q15_MIN, Q15_MAX = -32768, 32767
-
-
-@kernel(inline=True)
-def _acc_store(m, acc, dst, dst_multiplier, left_shift, right_shift, remainder_mask,
-               threshold):
-    """acc = arm_nn_requantize(acc, mult, shift) + *dst, clamped to int16, stored at dst."""
-    acc = requantize_in_loop(m, acc, dst_multiplier, left_shift, right_shift, remainder_mask,
-                             threshold)
-    acc = add(m, acc, ldrsh(m, dst))                          # acc_0 += *dst;
-    acc = max_lt(m, acc, Q15_MIN)                             # MAX(acc_0, NN_Q15_MIN)
-    acc = min_ge(m, acc, Q15_MAX)                             # MIN(acc_0, NN_Q15_MAX)
-    strh(m, dst, acc)                                         # *dst++ = (int16_t)acc_0;
 
 
 @kernel(inline=True)
@@ -359,21 +341,169 @@ def _dsp_rows(m, lhs, rhs_ptr, bias_ptr, dst, dst_multiplier, dst_shift, rhs_col
         b(m)
 
 
+@kernel(inline=True)
+def _round(m, res, remainder, threshold):
+    """cmp threshold, remainder; IT LT; ADDLT result, #1 (if (remainder > threshold) result++)."""
+    cmp(m, threshold, remainder)
+    up = threshold < remainder
+    it(m, not up)
+    if up:
+        res = add(m, res, 1)
+    return res
+
+
+@kernel(inline=True)
+def _requantize_three(m, acc_0, acc_1, acc_2, dst_multiplier, dst_shift, left_shift,
+                      right_shift, remainder_mask, threshold):
+    """arm_nn_requantize of a row triple's three accumulators as gcc -O2 (Cortex-M3)
+    interleaves them: the first quotient decides between two code paths, the second and
+    third quotients' signs are branches, the roundings IT blocks."""
+    ldr_sp(m)                                                 # left_shift
+    res_0 = _high_mult(m, lsl(m, acc_0, left_shift), dst_multiplier)
+    ldr_sp(m)                                                 # dst_shift
+    cmp(m, dst_shift, 0)
+    bcc(m, dst_shift <= 0)                                    # ble
+    if dst_shift > 0:                                         # exponent 0: no rounding
+        ldr_sp(m)
+        cmp(m, res_0, 0)
+        acc_2 = lsl(m, acc_2, left_shift)
+        acc_1 = lsl(m, acc_1, left_shift)
+        bcc(m, res_0 < 0)                                     # blt
+        res_2 = _high_mult(m, acc_2, dst_multiplier)
+        res_1 = _high_mult(m, acc_1, dst_multiplier)          # ORRS: N = sign
+        rem_1, rem_2, thr = 0, 0, 0
+        if res_0 < 0:
+            b(m)
+        else:
+            bcc(m, res_1 < 0)                                 # bmi
+            if res_1 >= 0:
+                cmp(m, res_2, 0)
+                bcc(m, res_2 < 0)                             # blt
+                if res_2 < 0:
+                    mov(m, 0)
+                    mov(m, 0)
+                    add(m, 0, 1)
+                    b(m)
+                    res_2 = _round(m, res_2, rem_2, thr + 1)
+                    b(m)
+                return res_0, res_1, res_2
+            for _ in range(3):
+                mov(m, 0)
+    else:
+        ldr_sp(m)                                             # remainder mask
+        ldr_sp(m)                                             # -shift
+        rem_0 = and_(m, res_0, remainder_mask)
+        res_0 = asr(m, res_0, right_shift)                    # ASRS: N = the quotient's sign
+        str_sp(m)
+        bcc(m, res_0 < 0)                                     # bmi
+        if res_0 >= 0:
+            lo = mov(m, 1 << 30)
+            hi = mov(m, 0)
+            lo, hi = smlal(m, lo, hi, dst_multiplier, acc_2)
+            res_2 = orr(m, lsr(m, lo, 31), hi << 1)
+            hi = mov(m, 0)
+            lo = mov(m, 1 << 30)
+            mov(m, remainder_mask)
+            lo, hi = smlal(m, lo, hi, dst_multiplier, acc_1)
+            res_1 = orr(m, lsr(m, lo, 31), hi << 1)
+            ldr_sp(m)
+            rem_1 = and_(m, remainder_mask, res_1)
+            res_1 = asr(m, res_1, right_shift)
+            rem_2 = and_(m, remainder_mask, res_2)
+            ldr_sp(m)
+            ldr_sp(m)                                         # threshold
+            res_2 = asr(m, res_2, right_shift)
+            thr_0 = threshold
+        else:
+            lo = mov(m, 1 << 30)
+            hi = mov(m, 0)
+            lo, hi = smlal(m, lo, hi, dst_multiplier, acc_1)
+            res_1 = orr(m, lsr(m, lo, 31), hi << 1)
+            hi = mov(m, 0)
+            lo = mov(m, 1 << 30)
+            lo, hi = smlal(m, lo, hi, dst_multiplier, acc_2)
+            ldr_sp(m)
+            ldr_sp(m)
+            res_2 = orr(m, lsr(m, lo, 31), hi << 1)
+            ldr_sp(m)                                         # threshold + 1
+            rem_1 = and_(m, remainder_mask, res_1)
+            rem_2 = and_(m, remainder_mask, res_2)
+            res_1 = asr(m, res_1, right_shift)
+            res_2 = asr(m, res_2, right_shift)
+            b(m)
+            thr_0 = threshold + 1
+        ldr_sp(m)                                             # remainder 0
+        cmp(m, rem_0, thr_0)                                  # if (remainder > threshold)
+        ldr_sp(m)                                             # threshold
+        up = rem_0 > thr_0
+        it(m, not up)
+        if up:
+            res_0 = add(m, res_0, 1)                          #     result++;
+        thr = threshold
+    cmp(m, res_1, 0)                                          # second quotient's sign
+    bcc(m, res_1 < 0)                                         # blt
+    thr_2 = thr
+    if res_1 >= 0:
+        cmp(m, rem_1, thr)
+        up = rem_1 > thr
+        it(m, not up)
+        if up:
+            res_1 = add(m, res_1, 1)
+        cmp(m, res_2, 0)
+        mov(m, thr)
+        bcc(m, res_2 < 0)                                     # blt
+    else:
+        mov(m, thr)
+        thr_1 = add(m, thr, 1)                                # threshold++
+        cmp(m, rem_1, thr_1)
+        up = rem_1 > thr_1
+        it(m, not up)
+        if up:
+            res_1 = add(m, res_1, 1)
+        cmp(m, res_2, 0)
+        bcc(m, res_2 >= 0)                                    # bge
+    if res_2 < 0:
+        thr_2 = add(m, thr, 1)                                # threshold++
+        b(m)
+    res_2 = _round(m, res_2, rem_2, thr_2)
+    b(m)
+    return res_0, res_1, res_2
+
+
 @kernel
-def _scalar_rows(m, lhs, rhs_ptr, bias_ptr, dst, dst_multiplier, rhs_cols, rhs_rows,
-                 left_shift, right_shift, remainder_mask, threshold):
-    """One batch of the plain-C path."""
+def _scalar_rows(m, lhs, rhs_ptr, bias_ptr, dst, dst_multiplier, dst_shift, rhs_cols,
+                 rhs_rows, left_shift, right_shift, remainder_mask, threshold):
+    """One batch of the plain-C path (dst written in place)."""
     row_loop_cnt = rhs_rows // 3
     ldr_sp(m)
-    cmp(m, rhs_rows, 2)                                       # row_loop_cnt = rhs_rows / 3
-    bcc(m, row_loop_cnt == 0)
-    for _ in range(row_loop_cnt):
+    sub(m, 0, 0)
+    str_sp(m)
+    ldr_sp(m)
+    cmp(m, rhs_rows, 2)
+    bcc(m, rhs_rows <= 2)                                     # ble: no row triple
+    if row_loop_cnt:
+        mov(m, 0)
         ldr_sp(m)
         ldr_sp(m)
-        res00 = ldr(m, bias_ptr)                              # *effective_bias_ptr++ (three)
-        res01, res02 = ldrd(m, bias_ptr + 4)
-        bias_ptr += 12
+        str_sp(m)
+        ldr_sp(m)
+        strd_sp(m)
+        add(m, 0, 12)
+        add(m, dst, 6)
+        add(m, 0, 0)
+        str_sp(m)
+        str_sp(m)
+        mov(m, Q15_MAX)                                       # movw r8, #32767
+        mov(m, 0)
+        mov(m, 0)
+        ldr_sp(m)
+        str_sp(m)
+    for row in range(row_loop_cnt):
+        ldr_sp(m)                                             # rhs_cols
+        res02 = ldr(m, bias_ptr + 8)                          # *effective_bias_ptr++ (three)
         cmp(m, rhs_cols, 0)
+        res00, res01 = ldrd(m, bias_ptr)
+        bias_ptr += 12
         bcc(m, rhs_cols <= 0)
         rhs_0 = rhs_ptr
         rhs_1 = rhs_ptr + rhs_cols
@@ -381,11 +511,14 @@ def _scalar_rows(m, lhs, rhs_ptr, bias_ptr, dst, dst_multiplier, rhs_cols, rhs_r
         rhs_ptr += 3 * rhs_cols
         lhs_ptr = lhs
         if rhs_cols > 0:
-            for _ in range(7):
-                ldr_sp(m)                                     # fitted: the three row pointers
-            sub(m, 0, 1)
-            sub(m, 0, 1)
-            sub(m, 0, 1)
+            ldr_sp(m)
+            strd_sp(m)
+            sub(m, rhs_0, 1)
+            ldr_sp(m)
+            ldr_sp(m)
+            sub(m, rhs_1, 1)
+            ldr_sp(m)
+            sub(m, rhs_2, 1)
             for c in range(rhs_cols):
                 lhs_value = ldrsb(m, lhs_ptr)                 # (int8_t)*lhs_ptr
                 lhs_ptr += 1
@@ -401,72 +534,112 @@ def _scalar_rows(m, lhs, rhs_ptr, bias_ptr, dst, dst_multiplier, rhs_cols, rhs_r
                 res02 = mla(m, lhs_value, v2, res02)          # res02 += lhs_value * rhs_value2;
                 bcc(m, c + 1 < rhs_cols)
             ldrd_sp(m)
-        for _ in range(4):
-            ldr_sp(m)                                         # fitted: pointers stepped via the stack
-            str_sp(m)
-        add(m, 0, 0)
-        add(m, 0, 0)
-        add(m, 0, 0)
-        _acc_store(m, res00, dst, dst_multiplier, left_shift, right_shift, remainder_mask,
-                   threshold)
-        _acc_store(m, res01, dst + 2, dst_multiplier, left_shift, right_shift,
-                   remainder_mask, threshold)
-        _acc_store(m, res02, dst + 4, dst_multiplier, left_shift, right_shift,
-                   remainder_mask, threshold)
-        dst += 6
-        for _ in range(4):
-            ldr_sp(m)                                         # fitted: per row triple
-        str_sp(m)                                             # fitted
-        str_sp(m)                                             # fitted
-        bcc(m, False)                                         # fitted
-        bcc(m, False)                                         # fitted
-        b(m)                                                  # fitted
-        mov(m, 0)                                             # fitted
-        ldr_sp(m)
-        add(m, 0, 0)
-        cmp(m, 0, 0)
-        str_sp(m)
-        bcc(m, True)                                          # row loop
-    for _ in range(4):
-        ldr_sp(m)                                             # fitted
-    mov(m, 0)
-    add(m, 0, 0)
-    cmp(m, rhs_rows % 3, 0)
-    bcc(m, rhs_rows % 3 == 0)
-    for _ in range(rhs_rows % 3):
-        res00 = ldr(m, bias_ptr)                              # *effective_bias_ptr++
-        bias_ptr += 4
-        ldr_sp(m)
-        cmp(m, rhs_cols, 0)
-        bcc(m, rhs_cols <= 0)
-        lhs_ptr = lhs
-        rhs_0 = rhs_ptr
-        if rhs_cols > 0:
-            strd_sp(m)
+        res00, res01, res02 = _requantize_three(m, res00, res01, res02, dst_multiplier,
+                                                dst_shift, left_shift, right_shift,
+                                                remainder_mask, threshold)
+        for _ in range(3):                                    # the three row pointers
             ldr_sp(m)
-            sub(m, 0, 1)
-            for c in range(rhs_cols):
-                lhs_value = ldrsb(m, lhs_ptr)
-                lhs_ptr += 1
-                v0 = ldrsb(m, rhs_0)
-                rhs_0 += 1
-                cmp(m, c + 1, rhs_cols)
-                res00 = mla(m, lhs_value, v0, res00)          # res00 += lhs_value * rhs_value0;
-                bcc(m, c + 1 < rhs_cols)
-            ldrd_sp(m)
-        rhs_ptr += rhs_cols
-        ldr_sp(m)                                             # fitted
-        _acc_store(m, res00, dst, dst_multiplier, left_shift, right_shift, remainder_mask,
-                   threshold)
-        dst += 2
-        ldr_sp(m)                                             # fitted: per single row
-        ldr_sp(m)                                             # fitted
-        bcc(m, False)                                         # fitted
-        mov(m, 0)                                             # fitted
-        b(m)                                                  # fitted
+            add(m, 0, 0)
+            str_sp(m)
+        ldr_sp(m)
+        add(m, row, 1)
+        add(m, 0, 12)
+        res00 = add(m, ldrsh(m, dst), res00)                  # res00 += (int32_t)*dst;
+        res01_old = ldrsh(m, dst + 2)
+        res00 = min_ge(m, res00, Q15_MAX)                     # CLAMP(res00, NN_Q15_MAX, NN_Q15_MIN)
+        res01 = add(m, res01, res01_old)
+        res02 = add(m, res02, ldrsh(m, dst + 4))
+        res01 = min_ge(m, res01, Q15_MAX)
+        res02 = min_ge(m, res02, Q15_MAX)
+        res00 = max_lt(m, res00, Q15_MIN)
+        res01 = max_lt(m, res01, Q15_MIN)
+        mov(m, 0)
+        res02 = max_lt(m, res02, Q15_MIN)
+        strh(m, dst + 4, res02)                               # *dst++ = (int16_t)res02;
+        ldr_sp(m)
+        add(m, dst, 6)
+        cmp(m, row_loop_cnt, row + 1)
+        str_sp(m)
+        strh(m, dst, res00)                                   # *dst++ = (int16_t)res00;
+        strh(m, dst + 2, res01)                               # *dst++ = (int16_t)res01;
+        dst += 6
+        bcc(m, row + 1 < row_loop_cnt)                        # bgt
+    if row_loop_cnt:
+        ldrd_sp(m)
+        ldr_sp(m)
+        ldr_sp(m)
+        mov(m, 0)
+        ldr_sp(m)
         add(m, 0, 0)
-        cmp(m, 0, 0)
-        bcc(m, True)
+    else:
+        mov(m, 0)
+        mov(m, 0)
+        ldr_sp(m)
+        b(m)
+    loop_cnt = rhs_rows % 3
+    ldr_sp(m)
+    cmp(m, loop_cnt, 0)
+    bcc(m, loop_cnt <= 0)                                     # ble
+    if loop_cnt:
+        ldr_sp(m)
+        mov(m, dst)
+        add(m, dst, 2 * loop_cnt)
+        mov(m, 1 << 30)
+        mov(m, Q15_MAX)                                       # movw ip, #32767
+        mov(m, 0)
+        ldr_sp(m)
+        for _ in range(loop_cnt):
+            cmp(m, rhs_cols, 0)
+            res00 = ldr(m, bias_ptr)                          # *effective_bias_ptr++
+            bias_ptr += 4
+            bcc(m, rhs_cols <= 0)
+            lhs_ptr = lhs
+            rhs_0 = rhs_ptr
+            if rhs_cols > 0:
+                strd_sp(m)
+                ldr_sp(m)
+                sub(m, rhs_0, 1)
+                for c in range(rhs_cols):
+                    lhs_value = ldrsb(m, lhs_ptr)
+                    lhs_ptr += 1
+                    v0 = ldrsb(m, rhs_0)
+                    rhs_0 += 1
+                    cmp(m, c + 1, rhs_cols)
+                    res00 = mla(m, lhs_value, v0, res00)      # res00 += lhs_value * rhs_value0;
+                    bcc(m, c + 1 < rhs_cols)
+                ldrd_sp(m)
+            ldr_sp(m)
+            res = _high_mult(m, lsl(m, res00, left_shift), dst_multiplier)
+            ldr_sp(m)
+            cmp(m, dst_shift, 0)
+            bcc(m, dst_shift > 0)                             # bgt: no rounding
+            if dst_shift <= 0:
+                ldr_sp(m)
+                ldr_sp(m)
+                remainder = and_(m, res, remainder_mask)
+                res = asr(m, res, right_shift)
+                negative = res < 0
+                it(m, 1)                                      # ite mi: one load fails
+                ldr_sp(m)                                     # threshold or threshold + 1
+                thr = threshold + 1 if negative else threshold
+                cmp(m, remainder, thr)
+                up = remainder > thr
+                it(m, not up)
+                if up:
+                    res = add(m, res, 1)                      # result++
+            res00 = add(m, ldrsh(m, dst), res)                # res00 += (int32_t)dst[0];
+            add(m, rhs_ptr, rhs_cols)                         # rhs_ptr += rhs_cols;
+            rhs_ptr += rhs_cols
+            res00 = min_ge(m, res00, Q15_MAX)                 # CLAMP(res00, NN_Q15_MAX, NN_Q15_MIN)
+            res00 = max_lt(m, res00, Q15_MIN)
+            strh(m, dst, res00)                               # *dst++ = (int16_t)res00;
+            dst += 2
+            cmp(m, dst, 0)
+            bcc(m, True)                                      # bne (the last one falls through)
+        mov(m, 0)
+    else:
+        mov(m, 0)
+        b(m)
 
 
 @kernel
@@ -532,6 +705,83 @@ def _dsp_prologue(m, dst_shift, rhs_cols, rhs_rows, batch_offset):
 
 
 @kernel
+def _scalar_prologue(m, dst_shift, rhs_cols, rhs_rows, batch_offset):
+    """gcc's set-up of the plain-C build (0x18-0xbe): rhs_rows / 3 by SMULL with 0x55555556,
+    the loop invariants computed once and spilled; five IT blocks on rhs_rows > 2.  Returns
+    (lhs stride, left_shift, right_shift, remainder_mask, threshold)."""
+    triples = rhs_rows > 2
+    mov(m, 0)
+    ldr_sp(m)
+    mov(m, 0)
+    cmp(m, rhs_rows, 2)
+    ldr_sp(m)
+    ldr_sp(m)
+    stride = mul(m, batch_offset, rhs_cols)                   # rhs_cols * batch_offset
+    one = mov(m, 1)
+    str_sp(m)
+    ldr_sp(m)
+    mov(m, 0)
+    add(m, 0, rhs_cols)
+    ldr_lit(m)                                                # 0x55555556
+    it(m, triples)                                            # movle
+    if not triples:
+        mov(m, one)
+    smull(m, rhs_rows, 0x55555556)                            # rhs_rows / 3
+    ldr_sp(m)
+    ldr_sp(m)
+    sub(m, 0, 0)
+    add(m, 0, 0)
+    lsl(m, 0, 2)
+    it(m, not triples)                                        # movgt
+    if triples:
+        mov(m, 0)
+    str_sp(m)
+    it(m, not triples)                                        # movgt
+    if triples:
+        mov(m, 0)
+    lsl(m, 0, 1)
+    it(m, triples)                                            # movle
+    if not triples:
+        mov(m, 6)
+    str_sp(m)
+    ldr_sp(m)
+    sub(m, 0, 0)
+    add(m, 0, 0)
+    ldr_sp(m)
+    add(m, 0, 0)
+    str_sp(m)
+    mla(m, 0, 0, 0)
+    right_shift = rsb(m, dst_shift, 0)                        # -shift
+    str_sp(m)
+    lsl(m, 0, 1)
+    str_sp(m)
+    remainder_mask = add(m, lsl(m, one, right_shift), -1)     # (1 << exponent) - 1
+    it(m, triples)                                            # movle
+    if not triples:
+        mov(m, 12)
+    mov(m, 0)
+    str_sp(m)
+    ldr_sp(m)
+    mov(m, 0)
+    left_shift = bic(m, dst_shift, dst_shift >> 31)           # shift > 0 ? shift : 0
+    str_sp(m)
+    str_sp(m)
+    for _ in range(4):
+        mov(m, 0)
+    add(m, 0, 0)
+    str_sp(m)
+    threshold = asr(m, remainder_mask, 1)                     # remainder_mask >> 1
+    str_sp(m)
+    ldr_lit(m)                                                # NN_Q15_MIN
+    add(m, threshold, 1)                                      # threshold + 1
+    for _ in range(4):
+        str_sp(m)
+    if dst_shift > 0:                                         # (exponent 0 on that path)
+        right_shift, remainder_mask, threshold = 0, 0, 0
+    return stride, left_shift, right_shift, remainder_mask, threshold
+
+
+@kernel
 def arm_nn_vec_mat_mul_result_acc_s8_s16(m, lhs, rhs, effective_bias, dst, dst_multiplier,
                                          dst_shift, rhs_cols, rhs_rows, batches,
                                          batch_offset):
@@ -565,36 +815,20 @@ def arm_nn_vec_mat_mul_result_acc_s8_s16(m, lhs, rhs, effective_bias, dst, dst_m
             cmp(m, batch + 1, batches)
             bcc(m, batch + 1 < batches)
     elif batches > 0:
-        # loop-invariant set-up hoisted out of the batch loop
-        left_shift, right_shift, remainder_mask, threshold = requantize_setup(m, dst_shift)
-        mul_stride = mul(m, rhs_cols, batch_offset)           # lhs += rhs_cols * batch_offset
-        mla(m, rhs_rows, 0, 0)                                # the row pointers' end
-        smull(m, rhs_rows, 0x55555556)                        # rhs_rows / 3
-        for _ in range(12):
-            str_sp(m)                                         # fitted: spilled invariants
-        for _ in range(8):
-            add(m, 0, 0)                                      # fitted: derived pointers
-        for _ in range(20):
-            ldr_sp(m)                                         # fitted: per call (see docstring)
-        for _ in range(14):
-            str_sp(m)                                         # fitted
-        for _ in range(10):
-            mov(m, 0)                                         # fitted
-        for _ in range(7):
-            add(m, 0, 0)                                      # fitted
-        for _ in range(6):
-            bcc(m, False)                                     # fitted
-        for _ in range(3):
-            b(m)                                              # fitted
-        for _ in range(3):
-            sub(m, 0, 0)                                      # fitted
+        mul_stride, left_shift, right_shift, remainder_mask, threshold = _scalar_prologue(
+            m, dst_shift, rhs_cols, rhs_rows, batch_offset)
         for batch in range(batches):
-            _scalar_rows(m, lhs, rhs, effective_bias, dst, dst_multiplier, rhs_cols,
-                         rhs_rows, left_shift, right_shift, remainder_mask, threshold)
+            _scalar_rows(m, lhs, rhs, effective_bias, dst, dst_multiplier, dst_shift,
+                         rhs_cols, rhs_rows, left_shift, right_shift, remainder_mask,
+                         threshold)
             dst += 2 * rhs_rows
+            ldr_sp(m)
+            ldr_sp(m)
             lhs = add(m, lhs, mul_stride)                     # lhs += rhs_cols * batch_offset;
             ldr_sp(m)
+            add(m, batch, 1)
             cmp(m, batch + 1, batches)
+            str_sp(m)
             bcc(m, batch + 1 < batches)
     mov(m, 0)                                                 # return ARM_CMSIS_NN_SUCCESS;
     add(m, 0, 0)
