@@ -6,13 +6,14 @@ before the clamp:
 
 with the bounds out_activation_min / max when out_activation_max > 0, else the int16 range.
 In the LSTM step it adds input_gate x cell_gate to the cell state (clamped to +-cell_clip).
-The loop is arm_elementwise_mul_s16's (`mul_s16_pair_loop` with accumulate), including its
-fitted stack reloads (see that module for the cases and totals).
+The loops are arm_elementwise_mul_s16's with accumulate (`dsp_pair_loop`: ported from the
+DSP build's disassembly; `mul_s16_pair_loop`: plain C with fitted stack reloads; see that
+module for the cases and totals).
 """
 from armsim.cpu.kernel import kernel
 from armsim.cpu.ops import cmp, it, mov
 
-from .arm_elementwise_mul_s16 import mul_s16_pair_loop
+from .arm_elementwise_mul_s16 import dsp_pair_loop, mul_s16_pair_loop
 
 Q15_MIN, Q15_MAX = -32768, 32767
 
@@ -22,6 +23,9 @@ def arm_elementwise_mul_acc_s16(m, input_1_vect, input_2_vect, input_1_offset,
                                 input_2_offset, output, out_offset, out_mult, out_shift,
                                 out_activation_min, out_activation_max, block_size):
     """Returns ARM_CMSIS_NN_SUCCESS (0); the offsets are unused (symmetric int16)."""
+    if m.dsp:
+        return dsp_pair_loop(m, input_1_vect, input_2_vect, output, out_mult, out_shift,
+                             out_activation_min, out_activation_max, block_size, True)
     cmp(m, out_activation_max, 0)                             # (out_activation_max > 0) ? .. : ..
     it(m, 1)                                                  # ite: one of the two moves fails
     if out_activation_max > 0:

@@ -14,33 +14,46 @@ last element alone.  In the LSTM step it computes forget_gate x cell_state into 
 state (in place).  `mul_s16_pair_loop` is shared with arm_elementwise_mul_acc_s16 (same code
 plus the accumulation).
 
-The per-tensor shift is loop-invariant (arm_nn_requantize_invariant).  gcc keeps the loop
-counter and the activation bounds on the stack (disassembly of the measured build); the lines
-marked "fitted" (per step and per call) are solved from the measured function totals of both
-../shared/reference lstm cases (arm_elementwise_mul_s16: lstm_s8_t6_b1_i24_h32 dsp_O2 5,696 /
-scalar_O2 6,169, 6 calls of 32 elements; lstm_s8_t8_b1_i16_h16 4,008 / 4,320, 8 calls of 16;
-armsim 5,698 / 6,178 and 4,000 / 4,320; arm_elementwise_mul_acc_s16 6,115 / 6,620 and
-4,289 / 4,644, armsim 6,149 / 6,629 and 4,305 / 4,625).
+ARM_MATH_DSP (`dsp_pair_loop`, shared with arm_elementwise_mul_acc_s16): the disassembly of
+the measured gcc 12.2 -O2 Cortex-M4 objects instruction for instruction, no fitted line
+(arm_elementwise_mul_s16: 5,696 / 4,008, arm_elementwise_mul_acc_s16: 6,115 / 4,289
+instructions in lstm_s8_t6_b1_i24_h32 / lstm_s8_t8_b1_i16_h16, dsp_O2, armsim and measured
+alike).  Plain C (`mul_s16_pair_loop`): the C's loop with the hoisted requantize set-up
+(arm_nn_requantize_invariant); gcc's M3 code interleaves differently and keeps more on the
+stack, so the lines marked "fitted" (per step and per call) are solved from the measured
+function totals of both cases (mul_s16 scalar_O2 6,169 / 4,320, armsim 6,178 / 4,320;
+mul_acc 6,620 / 4,644, armsim 6,629 / 4,625).
 """
 from armsim.cpu.kernel import kernel
 from armsim.cpu.ops import (
     add,
+    and_,
     asr,
     b,
     bcc,
+    bic,
     cmp,
+    it,
     ldr,
+    ldr_lit,
     ldr_sp,
+    ldrd_sp,
+    ldrh,
     ldrsh,
+    lsl,
+    lsr,
     mov,
     mul,
     orr,
     pop_pc,
     push,
+    rsb,
+    smlal,
     smulbb,
     smultt,
     str_,
     str_sp,
+    strd_sp,
     strh,
     sub,
     sxth,
@@ -52,24 +65,257 @@ from armsim.kernels.minmax import max_lt, min_ge
 from .arm_nn_requantize import arm_nn_requantize
 from .arm_nn_requantize_invariant import requantize_in_loop, requantize_setup
 
+Q15_MIN, Q15_MAX = -32768, 32767
+
 
 @kernel(inline=True)
 def _product(m, a, b_, top):
-    """The product of the bottom (top False) or top halves of two packed words."""
-    if m.dsp:
-        if top:
-            return smultt(m, a, b_)                           # SMULTT(two_halfword_1, two_halfword_2)
-        return smulbb(m, a, b_)                               # SMULBB(two_halfword_1, two_halfword_2)
+    """Plain C: the product of the bottom (top False) or top halves of two packed words."""
     if top:
         return mul(m, asr(m, a, 16), asr(m, b_, 16))          # (int16_t)(x >> 16) products
     return mul(m, sxth(m, a, 0), sxth(m, b_, 0))              # (int16_t)(x & 0xFFFF) products
 
 
+@kernel(inline=True)
+def _dsp_high_mult(m, product, out_mult, left_shift):
+    """LSL by the left shift, then arm_nn_doubling_high_mult_no_sat (MOV, MOV, SMLAL, LSR,
+    ORR) as gcc schedules it in this loop."""
+    product = lsl(m, product, left_shift)
+    lo = mov(m, 1 << 30)
+    hi = mov(m, 0)
+    lo, hi = smlal(m, lo, hi, product, out_mult)
+    ldr_sp(m)                                                 # out_shift
+    res = lsr(m, lo, 31)
+    return res, hi
+
+
+@kernel(inline=True)
+def _clamp_stacked(m, value, activation_min, activation_max, reload_max):
+    """MAX(x, min) then MIN(x, max), the bounds reloaded from the stack."""
+    ldr_sp(m)
+    value = max_lt(m, value, activation_min)
+    if reload_max:
+        ldr_sp(m)
+    return min_ge(m, value, activation_max)
+
+
+@kernel
+def dsp_pair_loop(m, input_1_vect, input_2_vect, output, out_mult, out_shift,
+                  out_activation_min, out_activation_max, block_size, accumulate):
+    """ARM_MATH_DSP: arm_elementwise_mul_s16 (accumulate False) and arm_elementwise_mul_acc_s16
+    (True) as the disassembly of the measured gcc 12.2 -O2 Cortex-M4 objects has them,
+    instruction for instruction: the first product's rounding as an ITE MI load of the
+    threshold and a branch, the second's as IT blocks, the loop counter on the stack (mul)
+    or in a register with the input pointers on the stack (mul_acc).  Returns 0."""
+    activation_min, activation_max = out_activation_min, out_activation_max
+    push(m, 9)                                                # stmdb sp!, {r4-r11, lr}
+    sub(m, 0, 0)                                              # sub sp, #frame
+    if accumulate:
+        ldrd_sp(m)
+        cmp(m, out_activation_max, 0)
+        ldr_sp(m)
+        ldr_sp(m)
+        mov(m, 0)
+        mov(m, 0)
+        bcc(m, out_activation_max > 0)                        # bgt
+        if out_activation_max <= 0:                           # NN_Q15_MIN / NN_Q15_MAX
+            ldr_lit(m)
+            str_sp(m)
+            activation_max = mov(m, Q15_MAX)
+            activation_min = Q15_MIN
+        add(m, block_size, 0)
+        cmp(m, block_size, 1)
+        loop_count = asr(m, block_size, 1)                    # mov.w lr, r1, asr #1
+    else:
+        mov(m, 0)
+        ldr_sp(m)
+        ldr_sp(m)
+        ldr_sp(m)
+        cmp(m, block_size, 1)
+        mov(m, 0)
+        add(m, block_size, 0)
+        loop_count = block_size // 2
+    bcc(m, block_size <= 1)                                   # ble: no pair
+    if block_size > 1:
+        if not accumulate:
+            loop_count = asr(m, block_size, 1)                # loop_count = block_size / 2;
+        ldr_sp(m)
+        str_sp(m)
+        right_shift = rsb(m, out_shift, 0)
+        mov(m, right_shift)
+        str_sp(m)
+        remainder_mask = sub(m, lsl(m, mov(m, 1), right_shift), 1)
+        ldr_sp(m)
+        str_sp(m)
+        threshold = asr(m, remainder_mask, 1)
+        str_sp(m)
+        add(m, threshold, 1)                                  # threshold + 1 (negative results)
+        left_shift = bic(m, out_shift, out_shift >> 31)
+        if accumulate:
+            for _ in range(3):
+                strd_sp(m)
+            for _ in range(4):
+                mov(m, 0)
+            str_sp(m)
+        else:
+            mov(m, 0)
+            strd_sp(m)
+            for _ in range(4):
+                mov(m, 0)
+            str_sp(m)
+            str_sp(m)
+            mov(m, 0)
+        b(m)
+        while loop_count > 0:
+            if accumulate:
+                ldr_sp(m)
+                two_halfword_1 = ldr(m, input_1_vect)         # arm_nn_read_q15x2_ia(&input_1_vect)
+                str_sp(m)
+                ldr_sp(m)
+                two_halfword_2 = ldr(m, input_2_vect)         # arm_nn_read_q15x2_ia(&input_2_vect)
+                str_sp(m)
+            else:
+                two_halfword_1 = ldr(m, input_1_vect)
+                two_halfword_2 = ldr(m, input_2_vect)
+            input_1_vect += 4
+            input_2_vect += 4
+            mul_res = smulbb(m, two_halfword_1, two_halfword_2)   # SMULBB(two_halfword_1, two_halfword_2)
+            res, hi = _dsp_high_mult(m, mul_res, out_mult, left_shift)
+            cmp(m, out_shift, 0)
+            res = orr(m, res, hi << 1)
+            bcc(m, out_shift > 0)                             # bgt: no rounding
+            if out_shift <= 0:
+                ldr_sp(m)
+                remainder = and_(m, res, remainder_mask)
+                ldr_sp(m)
+                res = asr(m, res, right_shift)
+                it(m, 1)                                      # ite mi: one threshold load fails
+                ldr_sp(m)
+                thr = threshold + 1 if res < 0 else threshold
+                cmp(m, remainder, thr)
+                up = remainder > thr
+                bcc(m, not up)                                # ble
+                ldrd_sp(m)
+                ldr_sp(m)
+                if up:
+                    res = add(m, res, 1)                      # result++
+                b(m)
+                mask_2, shift_2, thr_2 = remainder_mask, right_shift, threshold
+            else:                                             # exponent 0
+                mask_2, shift_2, thr_2 = mov(m, 0), mov(m, 0), mov(m, 0)
+            if accumulate:
+                res = add(m, ldrsh(m, output), res)           # mul_res += output[0];
+                ldr_sp(m)
+                res = max_lt(m, res, activation_min)          # MAX(mul_res, activation_min)
+                res = min_ge(m, res, activation_max)          # MIN(mul_res, activation_max)
+            else:
+                res = _clamp_stacked(m, res, activation_min, activation_max, True)
+            mul_1 = sxth(m, res, 0)                           # mul_1 = (int16_t)mul_res;
+            mul_res = smultt(m, two_halfword_1, two_halfword_2)   # SMULTT(two_halfword_1, two_halfword_2)
+            mul_res = lsl(m, mul_res, left_shift)
+            lo = mov(m, 1 << 30)
+            hi = mov(m, 0)
+            lo, hi = smlal(m, lo, hi, mul_res, out_mult)
+            res = orr(m, lsr(m, lo, 31), hi << 1)
+            remainder = and_(m, mask_2, res)
+            res = asr(m, res, shift_2)
+            negative = res < 0
+            it(m, not negative)
+            if negative:
+                thr_2 = add(m, thr_2, 1)                      # threshold++
+            if accumulate:
+                out_1 = ldrsh(m, output + 2)                  # output[1]
+            else:
+                ldr_sp(m)
+            cmp(m, remainder, thr_2)
+            up = remainder > thr_2
+            it(m, not up)
+            if up:
+                res = add(m, res, 1)                          # result++
+            if accumulate:
+                res = add(m, out_1, res)                      # mul_res += output[1];
+                ldr_sp(m)
+                res = max_lt(m, res, activation_min)
+                res = min_ge(m, res, activation_max)
+            else:
+                res = max_lt(m, res, activation_min)
+                ldr_sp(m)
+                res = min_ge(m, res, activation_max)
+            packed = orr(m, uxth(m, mul_1, 0), res << 16)     # PACK_Q15x2_32x1(mul_1, mul_2)
+            if accumulate:
+                loop_count = sub(m, loop_count, 1)
+                str_(m, output, packed)                       # arm_nn_write_q15x2_ia(&output, ..)
+            else:
+                str_(m, output, packed)
+                ldr_sp(m)                                     # loop_count kept on the stack
+                loop_count = sub(m, loop_count, 1)
+                str_sp(m)
+            output += 4
+            bcc(m, loop_count == 0)                           # beq: done
+        ldrd_sp(m)
+        for _ in range(3 if accumulate else 2):
+            ldr_sp(m)
+        if not accumulate:
+            mov(m, 0)
+        cmp(m, block_size, 1)
+        if not accumulate:
+            ldr_sp(m)
+        lsl(m, block_size // 2, 2)                            # mov.w ip, ip, lsl #2
+        it(m, 1)                                              # movle: never (block_size > 1)
+        for _ in range(3):
+            add(m, 0, 0)
+    lsl(m, block_size, 31)                                    # lsls r1, r5, #31 (N: odd)
+    bcc(m, (block_size & 1) == 0)                             # bpl: even
+    if block_size & 1:
+        input_1 = ldrh(m, input_1_vect)                       # input_1 = *input_1_vect++;
+        input_2 = ldrh(m, input_2_vect)                       # input_2 = *input_2_vect++;
+        mul_res = smulbb(m, input_1, input_2)                 # mul_res = input_1 * input_2;
+        ldr_sp(m)
+        left_shift = bic(m, out_shift, out_shift >> 31)
+        mul_res = lsl(m, mul_res, left_shift)
+        hi = mov(m, 0)
+        lo = mov(m, 1 << 30)
+        lo, hi = smlal(m, lo, hi, mul_res, out_mult)
+        ldr_sp(m)
+        res = lsr(m, lo, 31)
+        cmp(m, out_shift, 0)
+        res = orr(m, res, hi << 1)
+        bcc(m, out_shift > 0)                                 # bgt
+        if out_shift <= 0:
+            right_shift = rsb(m, out_shift, 0)
+            mask = sub(m, lsl(m, mov(m, 1), right_shift), 1)
+            remainder = and_(m, res, mask)
+            res = asr(m, res, right_shift)
+            thr = asr(m, mask, 1)
+            negative = res < 0
+            it(m, not negative)
+            if negative:
+                thr = add(m, thr, 1)
+            cmp(m, remainder, thr)
+            up = remainder > thr
+            it(m, not up)
+            if up:
+                res = add(m, res, 1)
+        if accumulate:
+            res = add(m, ldrsh(m, output), res)               # mul_res += output[0];
+            ldr_sp(m)
+            res = max_lt(m, res, activation_min)
+            res = min_ge(m, res, activation_max)
+        else:
+            res = _clamp_stacked(m, res, activation_min, activation_max, True)
+        strh(m, output, res)                                  # *output++ = (int16_t)mul_res;
+    mov(m, 0)                                                 # return ARM_CMSIS_NN_SUCCESS;
+    add(m, 0, 0)
+    pop_pc(m, 9)
+    return 0
+
+
 @kernel
 def mul_s16_pair_loop(m, input_1_vect, input_2_vect, output, out_mult, out_shift,
                       activation_min, activation_max, block_size, accumulate):
-    """The body of arm_elementwise_mul_s16 (accumulate False) and arm_elementwise_mul_acc_s16
-    (True: the requantized product is added to the output before the clamp)."""
+    """Plain C: the body of arm_elementwise_mul_s16 (accumulate False) and
+    arm_elementwise_mul_acc_s16 (True: the requantized product is added to the output before
+    the clamp)."""
     push(m, 9)                                                # stmdb sp!, {r4-r11, lr}
     sub(m, 0, 0)                                              # sub sp, #frame
     for _ in range(4):
@@ -118,8 +364,7 @@ def mul_s16_pair_loop(m, input_1_vect, input_2_vect, output, out_mult, out_shift
             mov(m, 0)                                         # fitted
             mov(m, 0)                                         # fitted
             bcc(m, False)                                     # fitted
-            if not m.dsp:
-                b(m)                                          # fitted
+            b(m)                                              # fitted
             ldr_sp(m)                                         # loop_count kept on the stack
             loop_count = sub(m, loop_count, 1)
             str_sp(m)
@@ -153,5 +398,8 @@ def arm_elementwise_mul_s16(m, input_1_vect, input_2_vect, input_1_offset, input
                             output, out_offset, out_mult, out_shift, out_activation_min,
                             out_activation_max, block_size):
     """Returns ARM_CMSIS_NN_SUCCESS (0); the offsets are unused (symmetric int16)."""
+    if m.dsp:
+        return dsp_pair_loop(m, input_1_vect, input_2_vect, output, out_mult, out_shift,
+                             out_activation_min, out_activation_max, block_size, False)
     return mul_s16_pair_loop(m, input_1_vect, input_2_vect, output, out_mult, out_shift,
                              out_activation_min, out_activation_max, block_size, False)

@@ -88,6 +88,9 @@ def arm_lstm_unidirectional_s8(m, sigmoid_table, input, output, params, forget_g
         if time_steps > 0:
             mov(m, 0)
             mov(m, 1)
+            if not m.dsp:                                     # the M3 build keeps two more copies
+                mov(m, 0)
+                mov(m, 0)
             b(m)
             for t in range(time_steps):
                 ldr_sp(m)
@@ -100,6 +103,8 @@ def arm_lstm_unidirectional_s8(m, sigmoid_table, input, output, params, forget_g
                 mov(m, 0)
                 mov(m, hidden_out)
                 data_in = mla(m, input_size, k, input)        # input + t * batch * input_size
+                if not m.dsp:
+                    mov(m, 0)
                 add(m, t, 1)
                 bl(m)
                 arm_nn_lstm_step_s8(m, sigmoid_table, data_in, hidden_in, hidden_out, params,
@@ -111,6 +116,8 @@ def arm_lstm_unidirectional_s8(m, sigmoid_table, input, output, params, forget_g
                 ldr_sp(m)
                 cmp(m, time_steps, t + 1)
                 bcc(m, t + 1 >= time_steps)
+        if not m.dsp:
+            mov(m, 0)
         ldr_sp(m)
         cbz(m, hidden_state == 0)                             # if (buffers->hidden_state != NULL ..
         if hidden_state != 0 and time_steps > 0:
@@ -122,8 +129,6 @@ def arm_lstm_unidirectional_s8(m, sigmoid_table, input, output, params, forget_g
             n = mul(m, hidden_size, batch_size)
             bl(m)
             memcpy(m, hidden_state, hidden_in, n)
-            mov(m, 0)
-            b(m)
     else:
         # cmsis_nn_lstm_params step_params = *params; step_params.batch_size = 1;
         mov(m, 0)
@@ -199,6 +204,7 @@ def arm_lstm_unidirectional_s8(m, sigmoid_table, input, output, params, forget_g
             cmp(m, batch_size, bi + 1)
             bcc(m, bi + 1 < batch_size)
     mov(m, 0)                                                 # return ARM_CMSIS_NN_SUCCESS;
+    b(m)                                                      # (the shared epilogue)
     add(m, 0, 0)
     pop_pc(m, 9)
     return 0

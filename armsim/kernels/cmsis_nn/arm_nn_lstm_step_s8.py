@@ -86,7 +86,7 @@ def arm_nn_lstm_step_s8(m, sigmoid_table, data_in, hidden_in, hidden_out, params
     str_sp(m)
     mov(m, Q15_MAX)                                           # movw #32767
     strd_sp(m)
-    for _ in range(4):
+    for _ in range(4 if m.dsp else 3):
         mov(m, 0)
     bl(m)
     arm_elementwise_mul_s16(m, temp1, cell_state, 0, 0, cell_state, 0,

@@ -23,7 +23,7 @@ and 9 per column of three rows (plain C), the requantizations of a row group int
 with branches on the quotients' signs where gcc has them, the int16 clamps.  No fitted line.
 Function totals, armsim vs measured (../shared/reference): lstm_s8_t6_b1_i24_h32 dsp_O2
 132,598 / 132,510, scalar_O2 175,715 / 175,715; lstm_s8_t8_b1_i16_h16 72,554 / 72,434,
-88,563 / 88,563.  gcc's LDM of three stacked arguments is issued as stack-slot loads.
+88,563 / 88,563.  gcc's LDM of three stacked arguments is issued as one stack-slot load (LDR).
 """
 from armsim.cpu.kernel import kernel
 from armsim.cpu.ops import (
@@ -653,7 +653,7 @@ def _dsp_prologue(m, dst_shift, rhs_cols, rhs_rows, batch_offset):
     add(m, rhs_rows, 0)                                       # rhs_rows / 2 (sign fix-up)
     str_sp(m)
     ldr_sp(m)
-    mov(m, rhs_rows >> 1)
+    asr(m, rhs_rows, 1)                                       # mov.w sl, r2, asr #1: row pairs
     ldr_sp(m)
     right_shift = rsb(m, dst_shift, 0)                        # -shift
     mov(m, right_shift)
@@ -688,7 +688,7 @@ def _dsp_prologue(m, dst_shift, rhs_cols, rhs_rows, batch_offset):
     lsl(m, batch_offset, 1)
     mla(m, rhs_rows >> 1, 0, 0)                               # the odd row's weights
     str_sp(m)
-    mov(m, 0)
+    lsl(m, rhs_rows >> 1, 2)                                  # mov.w r3, sl, lsl #2
     str_sp(m)
     ldr_sp(m)
     str_sp(m)
@@ -792,8 +792,7 @@ def arm_nn_vec_mat_mul_result_acc_s8_s16(m, lhs, rhs, effective_bias, dst, dst_m
         strd_sp(m)
         add(m, 0, 0)
         mov(m, dst)
-        for _ in range(3):
-            ldr_sp(m)                                         # ldmia of the stacked arguments
+        ldr_sp(m)                                             # ldmia r1, {r1, r2, r3}: 3 stacked arguments
     else:
         for _ in range(4):
             ldr_sp(m)                                         # the stacked arguments
