@@ -6,14 +6,13 @@ before the clamp:
 
 with the bounds out_activation_min / max when out_activation_max > 0, else the int16 range.
 In the LSTM step it adds input_gate x cell_gate to the cell state (clamped to +-cell_clip).
-The loops are arm_elementwise_mul_s16's with accumulate (`dsp_pair_loop`: ported from the
-DSP build's disassembly; `mul_s16_pair_loop`: plain C with fitted stack reloads; see that
+The loops are arm_elementwise_mul_s16's with `accumulate` (`dsp_pair_loop`,
+`scalar_pair_loop`: both builds ported from the disassembly of the measured objects; see that
 module for the cases and totals).
 """
 from armsim.cpu.kernel import kernel
-from armsim.cpu.ops import cmp, it, mov
 
-from .arm_elementwise_mul_s16 import dsp_pair_loop, mul_s16_pair_loop
+from .arm_elementwise_mul_s16 import dsp_pair_loop, scalar_pair_loop
 
 Q15_MIN, Q15_MAX = -32768, 32767
 
@@ -26,13 +25,5 @@ def arm_elementwise_mul_acc_s16(m, input_1_vect, input_2_vect, input_1_offset,
     if m.dsp:
         return dsp_pair_loop(m, input_1_vect, input_2_vect, output, out_mult, out_shift,
                              out_activation_min, out_activation_max, block_size, True)
-    cmp(m, out_activation_max, 0)                             # (out_activation_max > 0) ? .. : ..
-    it(m, 1)                                                  # ite: one of the two moves fails
-    if out_activation_max > 0:
-        activation_max = mov(m, out_activation_max)
-        activation_min = out_activation_min
-    else:
-        activation_max = mov(m, Q15_MAX)
-        activation_min = Q15_MIN
-    return mul_s16_pair_loop(m, input_1_vect, input_2_vect, output, out_mult, out_shift,
-                             activation_min, activation_max, block_size, True)
+    return scalar_pair_loop(m, input_1_vect, input_2_vect, output, out_mult, out_shift,
+                            out_activation_min, out_activation_max, block_size, True)

@@ -11,18 +11,18 @@ Two elements per step from one word of each input (arm_nn_read_q15x2_ia): ARM_MA
 multiplies the halves with SMULBB / SMULTT, plain C sign-extends them (SXTH, ASR #16) for a
 MUL; the two results are packed (PKHBT-like UXTH + ORR LSL #16) into one word store; an odd
 last element alone.  In the LSTM step it computes forget_gate x cell_state into the cell
-state (in place).  `mul_s16_pair_loop` is shared with arm_elementwise_mul_acc_s16 (same code
-plus the accumulation).
+state (in place).
 
-ARM_MATH_DSP (`dsp_pair_loop`, shared with arm_elementwise_mul_acc_s16): the disassembly of
-the measured gcc 12.2 -O2 Cortex-M4 objects instruction for instruction, no fitted line
-(arm_elementwise_mul_s16: 5,696 / 4,008, arm_elementwise_mul_acc_s16: 6,115 / 4,289
-instructions in lstm_s8_t6_b1_i24_h32 / lstm_s8_t8_b1_i16_h16, dsp_O2, armsim and measured
-alike).  Plain C (`mul_s16_pair_loop`): the C's loop with the hoisted requantize set-up
-(arm_nn_requantize_invariant); gcc's M3 code interleaves differently and keeps more on the
-stack, so the lines marked "fitted" (per step and per call) are solved from the measured
-function totals of both cases (mul_s16 scalar_O2 6,169 / 4,320, armsim 6,178 / 4,320;
-mul_acc 6,620 / 4,644, armsim 6,629 / 4,625).
+Both builds follow the disassembly of the measured gcc 12.2 -O2 objects instruction for
+instruction, the loops shared with arm_elementwise_mul_acc_s16 (`accumulate`: same code plus
+the accumulation, as gcc compiles both): `dsp_pair_loop` (Cortex-M4: the first product's
+rounding threshold by an ITE MI load and a branch, the second's by IT blocks) and
+`scalar_pair_loop` (Cortex-M3: both requantizations interleaved with branches on the
+quotients' signs).  No fitted line; function totals, armsim and measured alike
+(lstm_s8_t6_b1_i24_h32 / lstm_s8_t8_b1_i16_h16): arm_elementwise_mul_s16 dsp_O2 5,696 /
+4,008, scalar_O2 6,169 / 4,320; arm_elementwise_mul_acc_s16 6,115 / 4,289 and 6,620 / 4,644.
+A positive out_shift (a multiplier above one, which an LSTM's inter-gate scales never give)
+runs gcc's shape only approximately in the plain-C loop; its values are exact.
 """
 from armsim.cpu.kernel import kernel
 from armsim.cpu.ops import (
@@ -62,18 +62,7 @@ from armsim.cpu.ops import (
 )
 from armsim.kernels.minmax import max_lt, min_ge
 
-from .arm_nn_requantize import arm_nn_requantize
-from .arm_nn_requantize_invariant import requantize_in_loop, requantize_setup
-
 Q15_MIN, Q15_MAX = -32768, 32767
-
-
-@kernel(inline=True)
-def _product(m, a, b_, top):
-    """Plain C: the product of the bottom (top False) or top halves of two packed words."""
-    if top:
-        return mul(m, asr(m, a, 16), asr(m, b_, 16))          # (int16_t)(x >> 16) products
-    return mul(m, sxth(m, a, 0), sxth(m, b_, 0))              # (int16_t)(x & 0xFFFF) products
 
 
 @kernel(inline=True)
@@ -310,83 +299,294 @@ def dsp_pair_loop(m, input_1_vect, input_2_vect, output, out_mult, out_shift,
     return 0
 
 
+@kernel(inline=True)
+def _scalar_tail(m, input_1_vect, input_2_vect, output, out_mult, out_shift, activation_min,
+                 activation_max, accumulate):
+    """The odd last element (plain C): LDRSH, LDRSH, MUL, arm_nn_requantize in full."""
+    a = ldrsh(m, input_1_vect)                                # input_1 = *input_1_vect++;
+    c = ldrsh(m, input_2_vect)                                # input_2 = *input_2_vect++;
+    hi = mov(m, 0)
+    mul_res = mul(m, c, a)                                    # mul_res = input_1 * input_2;
+    lo = mov(m, 1 << 30)
+    ldr_sp(m)
+    left_shift = bic(m, out_shift, out_shift >> 31)
+    mul_res = lsl(m, mul_res, left_shift)
+    lo, hi = smlal(m, lo, hi, mul_res, out_mult)
+    ldr_sp(m)
+    res = lsr(m, lo, 31)
+    cmp(m, out_shift, 0)
+    res = orr(m, res, hi << 1)
+    bcc(m, out_shift > 0)                                     # bgt
+    if out_shift <= 0:
+        one = mov(m, 1)
+        right_shift = rsb(m, out_shift, 0)
+        mask = sub(m, lsl(m, one, right_shift), 1)
+        remainder = and_(m, res, mask)
+        res = asr(m, res, right_shift)
+        thr = asr(m, mask, 1)
+        negative = res < 0
+        it(m, not negative)
+        if negative:
+            thr = add(m, thr, 1)
+        cmp(m, remainder, thr)
+        up = remainder > thr
+        it(m, not up)
+        if up:
+            res = add(m, res, 1)
+    if accumulate:
+        res = add(m, ldrsh(m, output), res)                   # mul_res += output[0];
+        res = max_lt(m, res, activation_min)
+        res = min_ge(m, res, activation_max)
+    else:
+        res = max_lt(m, res, activation_min)
+        ldr_sp(m)
+        res = min_ge(m, res, activation_max)
+    strh(m, output, res)                                      # *output++ = (int16_t)mul_res;
+
+
+@kernel(inline=True)
+def _halves(m, word_1, word_2):
+    """(int16_t)(x >> 16) of both words and their product (ASR #16, ASR #16, MUL)."""
+    top_1 = asr(m, word_1, 16)
+    top_2 = asr(m, word_2, 16)
+    return mul(m, top_2, top_1)
+
+
+@kernel(inline=True)
+def _high(m, product, out_mult):
+    """MOV, MOV, SMLAL, LSR, ORR: arm_nn_doubling_high_mult_no_sat (left shift done)."""
+    lo = mov(m, 1 << 30)
+    hi = mov(m, 0)
+    lo, hi = smlal(m, lo, hi, out_mult, product)
+    return orr(m, lsr(m, lo, 31), hi << 1)
+
+
 @kernel
-def mul_s16_pair_loop(m, input_1_vect, input_2_vect, output, out_mult, out_shift,
-                      activation_min, activation_max, block_size, accumulate):
-    """Plain C: the body of arm_elementwise_mul_s16 (accumulate False) and
-    arm_elementwise_mul_acc_s16 (True: the requantized product is added to the output before
-    the clamp)."""
+def scalar_pair_loop(m, input_1_vect, input_2_vect, output, out_mult, out_shift,
+                     out_activation_min, out_activation_max, block_size, accumulate):
+    """Plain C: arm_elementwise_mul_s16 (accumulate False) and arm_elementwise_mul_acc_s16
+    (True) as the disassembly of the measured gcc 12.2 -O2 Cortex-M3 objects has them,
+    instruction for instruction: both halves sign-extended (SXTH, ASR #16) for two MULs, the
+    two requantizations interleaved with branches on the quotients' signs, the bounds and
+    loop counter on the stack.  Returns 0."""
+    activation_min, activation_max = out_activation_min, out_activation_max
     push(m, 9)                                                # stmdb sp!, {r4-r11, lr}
-    sub(m, 0, 0)                                              # sub sp, #frame
-    for _ in range(4):
-        ldr_sp(m)                                             # stacked arguments
-    cmp(m, block_size, 1)
-    loop_count = block_size // 2                              # loop_count = block_size / 2;
-    add(m, block_size, 0)
-    bcc(m, loop_count == 0)
-    if loop_count:
-        left_shift, right_shift, remainder_mask, threshold = requantize_setup(m, out_shift)
-        for _ in range(7):
-            str_sp(m)                                         # fitted: spilled invariants
-        for _ in range(6):
-            mov(m, 0)                                         # fitted: register copies
+    sub(m, 0, 0)                                              # sub sp, #44
+    if accumulate:
+        ldr_sp(m)
+        ldrd_sp(m)                                            # out_activation_min / max
+        add(m, block_size, 0)
+        loop_count = asr(m, block_size, 1)                    # loop_count = block_size / 2;
+        ldr_sp(m)
+        cmp(m, out_activation_max, 0)
+        it(m, 0 if out_activation_max <= 0 else 2)            # itt le: NN_Q15_MAX / MIN
+        if out_activation_max <= 0:
+            activation_max = mov(m, Q15_MAX)
+            ldr_lit(m)
+            activation_min = Q15_MIN
+        cmp(m, block_size, 1)
+        mov(m, 0)
+        mov(m, 0)
+        ldr_sp(m)
+        ldr_sp(m)
+    else:
+        ldr_sp(m)
+        mov(m, 0)
+        cmp(m, block_size, 1)
+        mov(m, 0)
+        ldr_sp(m)
+        ldr_sp(m)
+        ldr_sp(m)
+        add(m, block_size, 0)
+        loop_count = block_size // 2
+    bcc(m, block_size <= 1)                                   # ble: no pair
+    if block_size > 1:
+        if not accumulate:
+            loop_count = asr(m, block_size, 1)
+        one = mov(m, 1)
+        ldr_sp(m)
+        mov(m, 0)
+        if not accumulate:
+            ldr_sp(m)
+        right_shift = rsb(m, out_shift, 0)
+        str_sp(m)
+        if accumulate:
+            ldr_sp(m)
+            mov(m, 0)
+        left_shift = bic(m, out_shift, out_shift >> 31)
+        str_sp(m)
+        ldr_sp(m)
+        mov(m, 0 if not accumulate else 1 << 30)
+        remainder_mask = sub(m, lsl(m, one, right_shift), 1)
+        str_sp(m)
+        threshold = asr(m, remainder_mask, 1)
+        str_sp(m)
+        add(m, threshold, 1)                                  # threshold + 1
+        if accumulate:
+            mov(m, 0)
+            mov(m, 0)
+            strd_sp(m)
+            strd_sp(m)
+            str_sp(m)
+            str_sp(m)
+        else:
+            mov(m, 0)
+            mov(m, 1 << 30)
+            mov(m, 0)
+            strd_sp(m)
+            strd_sp(m)
+            str_sp(m)
         b(m)
+        if out_shift > 0:                                     # exponent 0
+            remainder_mask, right_shift, threshold = 0, 0, 0
         while loop_count > 0:
+            if accumulate:
+                ldr_sp(m)
             word_1 = ldr(m, input_1_vect)                     # arm_nn_read_q15x2_ia(&input_1_vect)
             word_2 = ldr(m, input_2_vect)                     # arm_nn_read_q15x2_ia(&input_2_vect)
             input_1_vect += 4
             input_2_vect += 4
-            mul_res = _product(m, word_1, word_2, False)
-            ldr_sp(m)                                         # fitted: out_shift reloaded
-            mul_res = requantize_in_loop(m, mul_res, out_mult, left_shift, right_shift,
-                                         remainder_mask, threshold)
             if accumulate:
-                mul_res = add(m, mul_res, ldrsh(m, output))   # mul_res += output[0];
-            ldr_sp(m)
-            mul_res = max_lt(m, mul_res, activation_min)      # MAX(mul_res, out_activation_min)
-            ldr_sp(m)
-            mul_1 = min_ge(m, mul_res, activation_max)        # MIN(mul_res, out_activation_max)
-            mul_1 = sxth(m, mul_1, 0)                         # mul_1 = (int16_t)mul_res;
-            mul_res = _product(m, word_1, word_2, True)
-            mul_res = requantize_in_loop(m, mul_res, out_mult, left_shift, right_shift,
-                                         remainder_mask, threshold)
+                mov(m, 0)
+                str_sp(m)
+            bottom_2 = sxth(m, word_2, 0)                     # (int16_t)(two_halfword & 0xFFFF)
+            bottom_1 = sxth(m, word_1, 0)
+            product = mul(m, bottom_1, bottom_2)              # mul_res = input_1 * input_2;
+            ldr_sp(m)                                         # left_shift
             if accumulate:
-                mul_res = add(m, mul_res, ldrsh(m, output + 2))   # mul_res += output[1];
-            ldr_sp(m)
-            mul_res = max_lt(m, mul_res, activation_min)
-            ldr_sp(m)
-            mul_2 = min_ge(m, mul_res, activation_max)
-            packed = orr(m, uxth(m, mul_1, 0), mul_2 << 16)   # PACK_Q15x2_32x1(mul_1, mul_2)
-            str_(m, output, packed)                           # arm_nn_write_q15x2_ia(&output, ..)
+                ldr_sp(m)                                     # out_shift
+                product = lsl(m, product, left_shift)
+                lo = mov(m, 1 << 30)
+                hi = 0
+                lo, hi = smlal(m, lo, hi, product, out_mult)
+                cmp(m, out_shift, 0)
+                res_0 = orr(m, lsr(m, lo, 31), hi << 1)
+            else:
+                hi = mov(m, 0)
+                product = lsl(m, product, left_shift)
+                lo = mov(m, 1 << 30)
+                lo, hi = smlal(m, lo, hi, product, out_mult)
+                ldr_sp(m)                                     # out_shift
+                res_0 = lsr(m, lo, 31)
+                cmp(m, out_shift, 0)
+                res_0 = orr(m, res_0, hi << 1)
+            bcc(m, out_shift > 0)                             # bgt: no rounding
+            if out_shift <= 0:
+                ldr_sp(m)
+                if not accumulate:
+                    ldr_sp(m)
+                rem_0 = and_(m, remainder_mask, res_0)
+                if accumulate:
+                    str_sp(m)
+                    ldr_sp(m)
+                    res_0 = asr(m, res_0, right_shift)        # ASRS: N = the quotient's sign
+                    bcc(m, res_0 < 0)                         # bmi
+                    product = _halves(m, word_1, word_2)
+                else:
+                    top_1 = asr(m, word_1, 16)
+                    top_2 = asr(m, word_2, 16)
+                    res_0 = asr(m, res_0, right_shift)
+                    product = mul(m, top_2, top_1)
+                    bcc(m, res_0 < 0)                         # bmi
+                res_1 = _high(m, product, out_mult)
+                if res_0 >= 0:
+                    if accumulate:
+                        ldr_sp(m)
+                        ldr_sp(m)
+                        rem_1 = and_(m, remainder_mask, res_1)
+                    else:
+                        ldr_sp(m)
+                        rem_1 = and_(m, remainder_mask, res_1)
+                        ldr_sp(m)
+                    ldr_sp(m)                                 # threshold
+                    res_1 = asr(m, res_1, right_shift)
+                    thr_0 = threshold
+                else:
+                    rem_1 = and_(m, remainder_mask, res_1)
+                    ldr_sp(m)
+                    ldr_sp(m)                                 # threshold + 1
+                    res_1 = asr(m, res_1, right_shift)
+                    b(m)
+                    thr_0 = threshold + 1
+                if accumulate:
+                    ldr_sp(m)                                 # remainder 0
+                    cmp(m, rem_0, thr_0)
+                    up = rem_0 > thr_0
+                else:
+                    cmp(m, thr_0, rem_0)
+                    up = thr_0 < rem_0
+                bcc(m, not up)                                # ble / bge: no rounding
+                ldr_sp(m)                                     # threshold
+                if up:
+                    res_0 = add(m, res_0, 1)                  # result++
+                else:
+                    b(m)
+                thr_1 = threshold
+            else:
+                # exponent 0 (never in an LSTM: its inter-gate scales are far below one):
+                # the values as the C computes them, the instruction shape approximate
+                product = lsl(m, _halves(m, word_1, word_2), left_shift)
+                res_1 = _high(m, product, out_mult)
+                rem_1, thr_1 = 0, 0
+            # the first result's clamp; the second quotient's sign and rounding
+            if accumulate:
+                res_0 = add(m, ldrsh(m, output), res_0)       # mul_res += output[0];
+            res_0 = max_lt(m, res_0, activation_min)          # MAX(mul_res, activation_min)
+            if not accumulate:
+                ldr_sp(m)
+            res_0 = min_ge(m, res_0, activation_max)          # MIN(mul_res, activation_max)
+            cmp(m, res_1, 0)
+            mul_1 = sxth(m, res_0, 0)                         # mul_1 = (int16_t)mul_res;
+            bcc(m, res_1 < 0)                                 # blt
+            if res_1 < 0:
+                thr_1 = add(m, thr_1, 1)                      # threshold++
+                b(m)
+            if accumulate:
+                cmp(m, thr_1, rem_1)
+                up = thr_1 < rem_1
+            else:
+                cmp(m, rem_1, thr_1)
+                up = rem_1 > thr_1
+            it(m, not up)
+            if up:
+                res_1 = add(m, res_1, 1)                      # result++
+            b(m)
+            if accumulate:
+                res_1 = add(m, ldrsh(m, output + 2), res_1)   # mul_res += output[1];
+                res_1 = max_lt(m, res_1, activation_min)
+            else:
+                res_1 = max_lt(m, res_1, activation_min)
+                ldr_sp(m)
+            res_1 = min_ge(m, res_1, activation_max)
+            packed = orr(m, uxth(m, mul_1, 0), res_1 << 16)   # PACK_Q15x2_32x1(mul_1, mul_2)
+            if accumulate:
+                loop_count = sub(m, loop_count, 1)
+                str_(m, output, packed)                       # arm_nn_write_q15x2_ia(&output, ..)
+            else:
+                str_(m, output, packed)
+                ldr_sp(m)                                     # loop_count kept on the stack
+                loop_count = sub(m, loop_count, 1)
+                str_sp(m)
             output += 4
-            for _ in range(3):
-                ldr_sp(m)                                     # fitted: per step (see docstring)
-            mov(m, 0)                                         # fitted
-            mov(m, 0)                                         # fitted
-            bcc(m, False)                                     # fitted
-            b(m)                                              # fitted
-            ldr_sp(m)                                         # loop_count kept on the stack
-            loop_count = sub(m, loop_count, 1)
-            str_sp(m)
-            bcc(m, loop_count != 0)
-        for _ in range(5):
-            ldr_sp(m)                                         # fitted: pointers restored
-        for _ in range(5):
+            bcc(m, loop_count == 0)                           # beq: done
+        ldr_sp(m)
+        ldrd_sp(m)
+        cmp(m, block_size, 1)
+        lsl(m, block_size // 2, 2)
+        it(m, 1)                                              # movle: never (block_size > 1)
+        ldr_sp(m)
+        ldr_sp(m)
+        for _ in range(3):
             add(m, 0, 0)
-    tst(m, block_size, 1)                                     # loop_count = block_size & 0x1;
+    if accumulate:
+        ldr_sp(m)
+        lsl(m, block_size, 31)                                # lsls r3, r3, #31 (N: odd)
+    else:
+        tst(m, block_size, 1)                                 # loop_count = block_size & 0x1;
     bcc(m, (block_size & 1) == 0)
     if block_size & 1:
-        input_1 = ldrsh(m, input_1_vect)                      # input_1 = *input_1_vect++;
-        input_2 = ldrsh(m, input_2_vect)                      # input_2 = *input_2_vect++;
-        mul_res = mul(m, input_1, input_2)                    # mul_res = input_1 * input_2;
-        ldr_sp(m)
-        mul_res = arm_nn_requantize(m, mul_res, out_mult, out_shift)
-        if accumulate:
-            mul_res = add(m, mul_res, ldrsh(m, output))       # mul_res += output[0];
-        mul_res = max_lt(m, mul_res, activation_min)
-        ldr_sp(m)
-        mul_res = min_ge(m, mul_res, activation_max)
-        strh(m, output, mul_res)                              # *output++ = (int16_t)mul_res;
+        _scalar_tail(m, input_1_vect, input_2_vect, output, out_mult, out_shift,
+                     activation_min, activation_max, accumulate)
     mov(m, 0)                                                 # return ARM_CMSIS_NN_SUCCESS;
     add(m, 0, 0)
     pop_pc(m, 9)
@@ -401,5 +601,5 @@ def arm_elementwise_mul_s16(m, input_1_vect, input_2_vect, input_1_offset, input
     if m.dsp:
         return dsp_pair_loop(m, input_1_vect, input_2_vect, output, out_mult, out_shift,
                              out_activation_min, out_activation_max, block_size, False)
-    return mul_s16_pair_loop(m, input_1_vect, input_2_vect, output, out_mult, out_shift,
-                             out_activation_min, out_activation_max, block_size, False)
+    return scalar_pair_loop(m, input_1_vect, input_2_vect, output, out_mult, out_shift,
+                            out_activation_min, out_activation_max, block_size, False)

@@ -12,12 +12,10 @@ int16 x int16 -> int8 element-wise product, the LSTM's new hidden state
 per batch of `block_size` elements, the output advanced by batch_offset * block_size per
 batch.  ARM_MATH_DSP: two elements per step (one word of each input, SMULBB / SMULTT, the two
 bytes stored with one STRH, arm_nn_write_s8x2_ia), then the odd one; plain C: one element per
-step (LDRSH, MUL).  ARM_MATH_DSP (`_dsp_body`): the disassembly of the measured gcc 12.2 -O2
-Cortex-M4 object instruction for instruction, no fitted line (5,926 / 4,218 instructions in
-lstm_s8_t6_b1_i24_h32 / lstm_s8_t8_b1_i16_h16, dsp_O2, armsim and measured alike).  Plain C:
-the requantize set-up hoisted out of the loops; gcc keeps pointers and rounding constants on
-the stack, and the lines marked "fitted" (per element and per call) are solved from the
-measured function totals of both cases (scalar_O2 5,696 / 4,002; armsim 5,754 / 4,039).
+step (LDRSH, MUL).  Both builds (`_dsp_body`, `_scalar_body`) follow the disassembly of the
+measured gcc 12.2 -O2 objects (Cortex-M4, Cortex-M3) instruction for instruction; no fitted
+line.  Function totals, armsim and measured alike: lstm_s8_t6_b1_i24_h32 dsp_O2 5,926,
+scalar_O2 5,696; lstm_s8_t8_b1_i16_h16 4,218 / 4,002.
 """
 from armsim.cpu.kernel import kernel
 from armsim.cpu.ops import (
@@ -55,20 +53,7 @@ from armsim.cpu.ops import (
 )
 from armsim.kernels.minmax import max_lt, min_ge
 
-from .arm_nn_requantize_invariant import requantize_in_loop, requantize_setup
-
 Q7_MIN, Q7_MAX = -128, 127
-
-
-@kernel(inline=True)
-def _to_s8(m, mul_res, out_mult, out_offset, left_shift, right_shift, remainder_mask,
-           threshold):
-    """CLAMP(arm_nn_requantize(mul_res, out_mult, out_shift) + out_offset, Q7_MAX, Q7_MIN)."""
-    mul_res = requantize_in_loop(m, mul_res, out_mult, left_shift, right_shift,
-                                 remainder_mask, threshold)
-    mul_res = add(m, mul_res, out_offset)
-    mul_res = min_ge(m, mul_res, Q7_MAX)                      # MIN(x, NN_Q7_MAX)
-    return max_lt(m, mul_res, Q7_MIN)                         # MAX(.., NN_Q7_MIN)
 
 
 @kernel(inline=True)
@@ -284,56 +269,102 @@ def _dsp_body(m, input_1_vect, input_2_vect, output, out_offset, out_mult, out_s
 @kernel
 def _scalar_body(m, input_1_vect, input_2_vect, output, out_offset, out_mult, out_shift,
                  block_size, batch_size, batch_offset):
-    """Plain C: one element per step, the fitted stack traffic per element and per call."""
+    """Plain C, the disassembly of the measured gcc 12.2 -O2 Cortex-M3 object instruction for
+    instruction: one element per step (LDRSH, LDRSH, MUL), the rounding threshold chosen by
+    an ITE MI load, the clamps as IT blocks."""
     push(m, 9)                                                # stmdb sp!, {r4-r11, lr}
-    sub(m, 0, 0)                                              # sub sp, #frame
-    ldr_sp(m)
-    ldr_sp(m)
+    sub(m, 0, 0)                                              # sub sp, #36
+    mov(m, out_offset)
+    ldr_sp(m)                                                 # batch_size
+    ldr_sp(m)                                                 # out_mult
     cmp(m, batch_size, 0)
     bcc(m, batch_size <= 0)
     if batch_size > 0:
-        left_shift, right_shift, remainder_mask, threshold = requantize_setup(m, out_shift)
+        one = mov(m, 1)
+        mov(m, 0)
+        ldr_sp(m)
+        ldr_sp(m)
+        right_shift = rsb(m, out_shift, 0)                    # -shift
+        ldr_sp(m)
+        str_sp(m)
+        sub(m, batch_offset, 1)
         step = mul(m, block_size, batch_offset - 1)           # (batch_offset - 1) * block_size
-        for _ in range(8):
-            str_sp(m)                                         # fitted: spilled invariants
-        for _ in range(8):
-            mov(m, 0)                                         # fitted: register copies
-        for _ in range(4):
-            ldr_sp(m)                                         # fitted: per call
-        str_sp(m)                                             # fitted
+        lsl(m, block_size, 1)
+        str_sp(m)
+        ldr_sp(m)
+        mov(m, 0)
+        left_shift = bic(m, out_shift, out_shift >> 31)       # shift > 0 ? shift : 0
+        remainder_mask = sub(m, lsl(m, one, right_shift), 1)  # (1 << exponent) - 1
+        threshold = asr(m, remainder_mask, 1)                 # remainder_mask >> 1
+        str_sp(m)
+        add(m, threshold, 1)                                  # threshold + 1
+        mov(m, 0)
+        str_sp(m)
+        for _ in range(3):
+            mov(m, 0)
+        str_sp(m)
+        mvn(m, 127)                                           # NN_Q7_MIN
+        mov(m, 1 << 30)
+        mov(m, out_mult)
+        mov(m, 0)
         for i in range(batch_size):
             ldr_sp(m)
             cmp(m, block_size, 0)
-            it(m, block_size > 0)                             # it le; movle (no element)
+            it(m, block_size > 0)                             # movle
             if block_size <= 0:
                 mov(m, output)
-            bcc(m, block_size <= 0)
-            for _ in range(3):
-                str_sp(m)                                     # fitted
-            sub(m, 0, 2)
-            sub(m, 0, 2)
-            add(m, 0, 0)
+            bcc(m, block_size <= 0)                           # ble
+            if block_size > 0:
+                ldr_sp(m)
+                strd_sp(m)
+                sub(m, input_2_vect, 2)
+                sub(m, input_1_vect, 2)
+                add(m, output, block_size)
+                str_sp(m)
             for j in range(block_size):
                 a = ldrsh(m, input_1_vect)                    # *input_1_vect
                 c = ldrsh(m, input_2_vect)                    # *input_2_vect
-                mov(m, 0)
-                mul_res = mul(m, a, c)                        # (*input_1_vect) * (*input_2_vect)
-                ldr_sp(m)
                 input_1_vect += 2
                 input_2_vect += 2
-                mul_res = _to_s8(m, mul_res, out_mult, out_offset, left_shift, right_shift,
-                                 remainder_mask, threshold)
-                strb(m, output, mul_res)                      # *output = (int8_t)mul_res;
+                hi = mov(m, 0)
+                mul_res = mul(m, a, c)                        # (*input_1_vect) * (*input_2_vect)
+                lo = mov(m, 1 << 30)
+                mul_res = lsl(m, mul_res, left_shift)
+                lo, hi = smlal(m, lo, hi, out_mult, mul_res)
+                ldr_sp(m)                                     # out_shift
+                res = orr(m, lsr(m, lo, 31), hi << 1)
+                cmp(m, out_shift, 0)
+                remainder = and_(m, remainder_mask, res)
+                bcc(m, out_shift > 0)                         # bgt: no rounding
+                if out_shift <= 0:
+                    ldr_sp(m)
+                    res = asr(m, res, right_shift)
+                    it(m, 1)                                  # ite mi: one threshold load fails
+                    ldr_sp(m)
+                    thr = threshold + 1 if res < 0 else threshold
+                    cmp(m, thr, remainder)
+                    up = thr < remainder
+                    it(m, not up)
+                    if up:
+                        res = add(m, res, 1)                  # result++
+                res = add(m, res, out_offset)                 # + out_offset
+                res = min_ge(m, res, Q7_MAX)                  # CLAMP(mul_res, NN_Q7_MAX, NN_Q7_MIN)
+                res = max_lt(m, res, Q7_MIN)
+                strb(m, output, res)                          # *output = (int8_t)mul_res;
                 output += 1
-                ldr_sp(m)                                     # fitted: per element
-                mov(m, 0)                                     # fitted
                 cmp(m, j + 1, block_size)
                 bcc(m, j + 1 < block_size)
-            for _ in range(3):
-                ldr_sp(m)                                     # fitted
-            output = add(m, output, step)                     # output += (batch_offset - 1) * block_size;
-            add(m, 0, 0)
+            if block_size > 0:
+                ldrd_sp(m)
+                ldr_sp(m)
+                ldr_sp(m)
+                add(m, 0, 0)
+                add(m, 0, 0)
+            ldr_sp(m)
+            ldr_sp(m)
+            add(m, i, 1)
             cmp(m, i + 1, batch_size)
+            output = add(m, output, step)                     # output += (batch_offset - 1) * block_size;
             bcc(m, i + 1 < batch_size)
     mov(m, 0)                                                 # return ARM_CMSIS_NN_SUCCESS;
     add(m, 0, 0)
