@@ -198,10 +198,14 @@ OPERATOR = Operator(
     option_fields=("FusedActivationFunction", "CellClip", "ProjClip", "TimeMajor",
                    "AsymmetricQuantizeInputs"),
     cmsis_entry="arm_lstm_unidirectional_s8",
-    # UnidirectionalSequenceLstmEval + CreateLSTMKernelContent (24 eval inputs, 1 output,
-    # no shapes) + the scratch buffers (3 CMSIS-NN, 4 reference); body sizes estimated
-    glue={"cmsis": EvalGlue((120, 122), (24, 1, 0, 3)),
-          "reference": EvalGlue((100, 100), (24, 1, 0, 4))},
+    # the Eval's own instructions on the int8 path, read off TFLM 90b983c's objects (gcc 12.2
+    # -O2 -mcpu=cortex-m4; the M3 build taken as equal): UnidirectionalSequenceLstmEval (CMSIS-NN
+    # 40 with CMSIS_NN_EvalInteger8x8_16Lstm inlined; reference 25 around the inlined EvalLstm,
+    # which the reference port counts), CreateLSTMKernelContent (180: its loop over the 24
+    # inputs) and the buffers helper (CMSIS_NN_CreateLSTMBuffers 19, CreateLSTMBuffers 23);
+    # the 24 GetMutableEvalInput calls priced as GetEvalInput, 1 output, 3 / 4 scratch buffers
+    glue={"cmsis": EvalGlue((239, 239), (24, 1, 0, 3)),
+          "reference": EvalGlue((228, 228), (24, 1, 0, 4))},
     # TfLiteUnidirectionalSequenceLSTMParams (activation, cell_clip, proj_clip, time_major,
     # 2 bools); OpDataLSTM (size info 24, cell state info 12, activation 4, 4 gates x 2
     # FullyConnectedParams 96, 3 ArithmeticParams 264, 4 buffer indices 16: ~704 estimated)

@@ -12,10 +12,11 @@ float compare: libgcc's __aeabi_fcmpgt in the soft-float build); the output gate
 UpdateLstmHidden: Tanh(cell_state_scale_power) and Mul -> the int8 hidden state; memcpy to
 the output.  MultiplyByQuantizedMultiplier is the called function (`common`).
 
-Every function follows the disassembly of TFLM 90b983c's lstm_eval.cc and of the template
-instantiation EvalLstm<int8_t, int8_t, int16_t, int32_t> compiled with arm-none-eabi-gcc 12.2
--O2 -mcpu=cortex-m4 -mthumb -mfloat-abi=soft -DNDEBUG (as the other TFLM ports), and of
-kernel_util.cc's GetTensorShape; the TFLITE_DCHECKs' operands (GetTensorShape of the input
+Every function follows the disassembly of TFLM 90b983c's lstm_eval.cc, of
+unidirectional_sequence_lstm.cc (where the templates are instantiated: EvalLstm is inlined
+into the Eval, UpdateLstmCell<int16_t> stays out of line) and of kernel_util.cc's
+GetTensorShape, compiled with arm-none-eabi-gcc 12.2 -O2 -mcpu=cortex-m4 -mthumb
+-mfloat-abi=soft -DNDEBUG (as the other TFLM ports); the TFLITE_DCHECKs' operands (GetTensorShape of the input
 and state tensors) are still evaluated in that build, so those calls are issued too.  There
 is no measured count of this kernel in ../shared.  Loads of the params / step-manager structs
 and of the stack frames are stack-slot ops (no memory traffic); the RuntimeShape copies that
@@ -700,73 +701,23 @@ def CalculateLstmGate(m, sigmoid_table, shape_scratch, gate, input_offset, hidde
 
 
 @kernel
-def LstmStep(m, sigmoid_table, shape_scratch, params, forget_gate, input_gate, cell_gate,
-             output_gate, input_ptr, hidden_ptr, cell_ptr, output_ptr, n_batch, buffer0,
-             buffer1, buffer2, buffer3):
-    """One step over `n_batch` rows (the batch in time-major order, 1 in batch-major)."""
-    input_offset, hidden_zp = params[P_INPUT_OFFSET], params[P_HIDDEN_ZP]
-    n_input, n_state, time_major = params[P_INPUT_SIZE], params[P_STATE_SIZE], params[P_TIME_MAJOR]
+def UpdateLstmCell(m, shape_scratch, params, cell_ptr, forget, input_gate, cell_gate, buffer,
+                   n_batch):
+    """lstm_internal::UpdateLstmCell<int16_t> (out of line in unidirectional_sequence_lstm.cc,
+    shared by the int8 and int16 LSTMs)."""
+    time_major, n_state = params[P_TIME_MAJOR], params[P_STATE_SIZE]
     n = n_batch * n_state
     push(m, 9)
     sub(m, 0, 0)
-    ldr_sp(m)
-    str_sp(m)
-    ldr_sp(m)
-    str_sp(m)
-    mov(m, 0)
-    str_sp(m)
-    mov(m, 0)
     for _ in range(3):
-        ldr_sp(m)
-        str_sp(m)
-    mov(m, 6)
-    str_sp(m)
+        mov(m, 0)
+    add(m, 0, 8)
     mov(m, 0)
     mov(m, 0)
     ldr_sp(m)
     ldr_sp(m)
-    add(m, 0, 36)
-    mov(m, 0)
     bl(m)
-    CalculateLstmGate(m, sigmoid_table, shape_scratch, forget_gate, input_offset, -hidden_zp,
-                      input_ptr, hidden_ptr, n_batch, n_input, n_state, time_major, buffer0,
-                      buffer3)
-    strd_sp(m)
-    str_sp(m)
-    for _ in range(4):
-        ldr_sp(m)
-        str_sp(m)
-    str_sp(m)
-    ldrd_sp(m)
-    add(m, 0, 0)
-    mov(m, 0)
-    bl(m)
-    CalculateLstmGate(m, sigmoid_table, shape_scratch, input_gate, input_offset, -hidden_zp,
-                      input_ptr, hidden_ptr, n_batch, n_input, n_state, time_major, buffer1,
-                      buffer3)
-    str_sp(m)
-    str_sp(m)
-    ldr_sp(m)
-    str_sp(m)
-    ldr_sp(m)                                                 # ldrb: cell_gate_nonlinear_type
-    for _ in range(4):
-        str_sp(m)
-        ldr_sp(m)
-    ldr_sp(m)
-    add(m, 0, 0)
-    mov(m, 0)
-    bl(m)
-    CalculateLstmGate(m, sigmoid_table, shape_scratch, cell_gate, input_offset, -hidden_zp,
-                      input_ptr, hidden_ptr, n_batch, n_input, n_state, time_major, buffer2,
-                      buffer3)
-    # UpdateLstmCell
-    ldr_sp(m)
-    ldr_sp(m)
-    str_sp(m)
-    mov(m, 0)
-    add(m, 0, 0)
-    bl(m)
-    StateShape(m, time_major)
+    StateShape(m, time_major)                                 # cell_state_shape
     mov(m, 0)
     add(m, 0, 0)
     bl(m)
@@ -779,20 +730,20 @@ def LstmStep(m, sigmoid_table, shape_scratch, params, forget_gate, input_gate, c
     ldr_sp(m)
     add(m, 0, 0)
     mov(m, 0)
+    ldr_sp(m)
     str_sp(m)
-    add(m, 0, 0)
     add(m, 0, 0)
     bl(m)
     MulElementwise(m, n, 0, params[P_F2C_MULT], params[P_F2C_SHIFT], INT16_MIN, INT16_MAX,
-                   buffer0, cell_ptr, cell_ptr, 2)
-    mov(m, 0)
-    ldrd_sp(m)
-    add(m, 0, 0)
-    add(m, 0, 0)
+                   forget, cell_ptr, cell_ptr, 2)
+    ldr_sp(m)
+    ldr_sp(m)
     str_sp(m)
+    mov(m, 0)
+    add(m, 0, 0)
     bl(m)
     MulElementwise(m, n, 0, params[P_I2C_MULT], params[P_I2C_SHIFT], INT16_MIN, INT16_MAX,
-                   buffer1, buffer2, buffer1, 2)
+                   input_gate, cell_gate, buffer, 2)
     ldr_sp(m)
     ldr_sp(m)
     add(m, 0, 0)
@@ -800,7 +751,7 @@ def LstmStep(m, sigmoid_table, shape_scratch, params, forget_gate, input_gate, c
     str_sp(m)
     ldrd_sp(m)
     bl(m)
-    AddElementWise(m, cell_ptr, buffer1, n_batch, n_state, cell_ptr)
+    AddElementWise(m, cell_ptr, buffer, n_batch, n_state, cell_ptr)
     ldr_sp(m)                                                 # cell_state_info.cell_clip
     mov(m, 0)
     bl(m)
@@ -816,19 +767,95 @@ def LstmStep(m, sigmoid_table, shape_scratch, params, forget_gate, input_gate, c
         _flat_size(m, 2)
         ldr_sp(m)
         ldr_sp(m)
-        add(m, 0, 0)
+        mov(m, 0)
         add(m, 0, 0)
         bl(m)
         Clipping(m, n, params[P_CLIP], cell_ptr)
-    for _ in range(4):
-        str_sp(m)
-        ldr_sp(m)
-    str_sp(m)
-    mov(m, 6)
+    add(m, 0, 0)
+    pop_pc(m, 9)
+
+
+@kernel
+def LstmStep(m, sigmoid_table, shape_scratch, params, forget_gate, input_gate, cell_gate,
+             output_gate, input_ptr, hidden_ptr, cell_ptr, output_ptr, n_batch, buffer0,
+             buffer1, buffer2, buffer3):
+    """One step over `n_batch` rows (the batch in time-major order, 1 in batch-major)."""
+    input_offset, hidden_zp = params[P_INPUT_OFFSET], params[P_HIDDEN_ZP]
+    n_input, n_state, time_major = params[P_INPUT_SIZE], params[P_STATE_SIZE], params[P_TIME_MAJOR]
+    n = n_batch * n_state
+    push(m, 9)
+    sub(m, 0, 0)
+    ldr_sp(m)
     str_sp(m)
     mov(m, 0)
     str_sp(m)
+    mov(m, 0)
+    mov(m, 6)
     ldr_sp(m)
+    str_sp(m)
+    str_sp(m)
+    str_sp(m)
+    for _ in range(3):
+        ldr_sp(m)
+        str_sp(m)
+    mov(m, 0)
+    mov(m, 0)
+    ldr_sp(m)
+    ldr_sp(m)
+    add(m, 0, 36)
+    mov(m, 0)
+    bl(m)
+    CalculateLstmGate(m, sigmoid_table, shape_scratch, forget_gate, input_offset, -hidden_zp,
+                      input_ptr, hidden_ptr, n_batch, n_input, n_state, time_major, buffer0,
+                      buffer3)
+    strd_sp(m)
+    str_sp(m)
+    for _ in range(4):
+        ldr_sp(m)
+        str_sp(m)
+    ldrd_sp(m)
+    mov(m, 0)
+    str_sp(m)
+    add(m, 0, 0)
+    bl(m)
+    CalculateLstmGate(m, sigmoid_table, shape_scratch, input_gate, input_offset, -hidden_zp,
+                      input_ptr, hidden_ptr, n_batch, n_input, n_state, time_major, buffer1,
+                      buffer3)
+    str_sp(m)
+    str_sp(m)
+    ldr_sp(m)
+    str_sp(m)
+    ldr_sp(m)                                                 # ldrb: cell_gate_nonlinear_type
+    for _ in range(4):
+        str_sp(m)
+        ldr_sp(m)
+    add(m, 0, 0)
+    mov(m, 0)
+    ldr_sp(m)
+    bl(m)
+    CalculateLstmGate(m, sigmoid_table, shape_scratch, cell_gate, input_offset, -hidden_zp,
+                      input_ptr, hidden_ptr, n_batch, n_input, n_state, time_major, buffer2,
+                      buffer3)
+    str_sp(m)
+    ldr_sp(m)
+    str_sp(m)
+    for _ in range(3):
+        add(m, 0, 0)                                          # the gate buffers' addresses
+        str_sp(m)
+    ldrd_sp(m)
+    mov(m, 0)
+    ldr_sp(m)
+    bl(m)
+    UpdateLstmCell(m, shape_scratch, params, cell_ptr, buffer0, buffer1, buffer2, buffer1,
+                   n_batch)
+    strd_sp(m)
+    str_sp(m)
+    for _ in range(3):
+        ldr_sp(m)
+        str_sp(m)
+    ldr_sp(m)
+    ldr_sp(m)
+    str_sp(m)
     ldr_sp(m)
     add(m, 0, 0)
     mov(m, 0)
@@ -957,28 +984,29 @@ def UpdateBatch(m):
 def EvalLstm(m, sigmoid_table, shape_scratch, params, forget_gate, input_gate, cell_gate,
              output_gate, input_data, hidden_state, cell_state, output_data, buffer0, buffer1,
              buffer2, buffer3):
-    """The time-major or batch-major loop over LstmStep, the step manager's offsets."""
+    """tflite::EvalLstm, which gcc inlines into UnidirectionalSequenceLstmEval (whose own
+    frame and epilogue are the operator's Eval glue): the step manager set up on the
+    stack, the time-major or batch-major loop over LstmStep and UpdateTime / UpdateBatch."""
     n_b, n_t, time_major = params[P_BATCH], params[P_TIME_STEPS], params[P_TIME_MAJOR]
     n_in, n_h = params[P_INPUT_SIZE], params[P_STATE_SIZE]
-    push(m, 9)
-    sub(m, 0, 0)
-    ldr_sp(m)                                                 # ldrb: time_major
+    ldr_sp(m)                                                 # ldrb: size_info.time_major
     str_sp(m)
-    for _ in range(5):
+    for _ in range(3):
         mov(m, 0)
     for _ in range(3):
         strd_sp(m)
-    mov(m, 0)
-    bcc(m, time_major != 0)                                   # cbnz
+    cmp(m, time_major, 0)
+    bcc(m, time_major != 0)                                   # bne
     if time_major:
         ldr_sp(m)
         cmp(m, n_t, 0)
         bcc(m, n_t <= 0)
         if n_t > 0:
-            mov(m, 0)
+            add(m, 0, 16)
         for t in range(n_t):
-            for _ in range(4):
+            for _ in range(3):
                 mov(m, 0)
+            add(m, 0, 44)
             bl(m)
             LstmStep(m, sigmoid_table, shape_scratch, params, forget_gate, input_gate,
                      cell_gate, output_gate, input_data + t * n_b * n_in, hidden_state,
@@ -989,25 +1017,27 @@ def EvalLstm(m, sigmoid_table, shape_scratch, params, forget_gate, input_gate, c
             UpdateTime(m, True)
             ldr_sp(m)
             add(m, t, 1)
-            cmp(m, n_t, t + 1)
+            cmp(m, t + 1, n_t)
             bcc(m, t + 1 < n_t)
     else:
         ldr_sp(m)
         cmp(m, n_b, 0)
         bcc(m, n_b <= 0)
         if n_b > 0:
-            for _ in range(3):
-                mov(m, 0)
+            mov(m, 0)
+            add(m, 0, 16)
+            mov(m, 0)
         for bi in range(n_b):
             ldr_sp(m)
             cmp(m, n_t, 0)
-            it(m, n_t <= 0)                                   # movgt r4, #0
+            it(m, n_t <= 0)                                   # movgt r6, #0
             if n_t > 0:
                 mov(m, 0)
             bcc(m, n_t <= 0)
             for t in range(n_t):
-                for _ in range(4):
+                for _ in range(3):
                     mov(m, 0)
+                add(m, 0, 44)
                 bl(m)
                 LstmStep(m, sigmoid_table, shape_scratch, params, forget_gate, input_gate,
                          cell_gate, output_gate, input_data + (bi * n_t + t) * n_in,
@@ -1019,7 +1049,7 @@ def EvalLstm(m, sigmoid_table, shape_scratch, params, forget_gate, input_gate, c
                 UpdateTime(m, False)
                 ldr_sp(m)
                 add(m, t, 1)
-                cmp(m, n_t, t + 1)
+                cmp(m, t + 1, n_t)
                 bcc(m, t + 1 < n_t)
             mov(m, 0)
             bl(m)
@@ -1027,11 +1057,9 @@ def EvalLstm(m, sigmoid_table, shape_scratch, params, forget_gate, input_gate, c
             ldr_sp(m)
             str_sp(m)
             add(m, bi, 1)
-            cmp(m, n_b, bi + 1)
+            cmp(m, bi + 1, n_b)
             bcc(m, bi + 1 < n_b)
-    mov(m, 0)                                                 # return kTfLiteOk;
-    add(m, 0, 0)
-    pop_pc(m, 9)
+    b(m)                                                      # to the Eval's epilogue
     return 0
 
 
