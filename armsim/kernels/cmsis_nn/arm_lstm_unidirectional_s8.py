@@ -7,10 +7,11 @@ over all time steps, TFLM's UNIDIRECTIONAL_SEQUENCE_LSTM with its CMSIS-NN kerne
 hidden_state NULL: the int16 cell state is cleared (memset) and the first step has no
 recurrent input (the hidden matmuls are skipped).  Time major: one arm_nn_lstm_step_s8 per
 time step over all batches (batch_offset 1), the output of a step is the next step's hidden
-input.  Batch major: per batch, a copy of the params with batch_size 1 (a 220-byte struct
-copy to the stack with memcpy; the stack is no region of the machine, so that copy is
-issued as the BL and the newlib memcpy of 220 bytes between two stack addresses is not
-counted -- about 70 instructions per call), the batch's cell state, then its time steps.
+input.  Batch major: a copy of the params with batch_size 1 (the 220-byte
+cmsis_nn_lstm_params copied to the stack with newlib's memcpy, once per call; the stack is no
+region of the machine, so the copy runs between the two halves of `params_copy`, an SRAM
+buffer standing in for the struct and its stack copy: its instructions count as in the
+firmware), then per batch its cell state and time steps.
 With a hidden state given, its last value is copied back (memcpy).
 
 `params`: the scalar fields of cmsis_nn_lstm_params in order (time_major, batch_size,
@@ -49,11 +50,14 @@ from .arm_nn_lstm_step_s8 import (
     arm_nn_lstm_step_s8,
 )
 
+PARAMS_BYTES = 220                # sizeof(cmsis_nn_lstm_params), 32-bit target
+PARAMS_BYTES_ALIGNED = 224
+
 
 @kernel
-def arm_lstm_unidirectional_s8(m, sigmoid_table, input, output, params, forget_gate,
-                               input_gate, cell_gate, output_gate, temp1, temp2, cell_state,
-                               hidden_state):
+def arm_lstm_unidirectional_s8(m, sigmoid_table, params_copy, input, output, params,
+                               forget_gate, input_gate, cell_gate, output_gate, temp1, temp2,
+                               cell_state, hidden_state):
     """`hidden_state` 0 is NULL.  Returns ARM_CMSIS_NN_SUCCESS (0)."""
     batch_size = params[BATCH_SIZE]
     time_steps = params[TIME_STEPS]
@@ -132,9 +136,10 @@ def arm_lstm_unidirectional_s8(m, sigmoid_table, input, output, params, forget_g
     else:
         # cmsis_nn_lstm_params step_params = *params; step_params.batch_size = 1;
         mov(m, 0)
-        mov(m, 220)
+        mov(m, PARAMS_BYTES)                                  # movs r2, #220
         add(m, 0, 0)
-        bl(m)                                                 # memcpy of the struct (not counted)
+        bl(m)
+        memcpy(m, params_copy + PARAMS_BYTES_ALIGNED, params_copy, PARAMS_BYTES)
         ldr_sp(m)
         mov(m, 1)
         cmp(m, batch_size, 0)

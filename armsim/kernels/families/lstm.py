@@ -17,6 +17,7 @@ import numpy as np
 
 from armsim.cpu.kernel import run
 from armsim.kernels.cmsis_nn.arm_lstm_unidirectional_s8 import (
+    PARAMS_BYTES_ALIGNED,
     arm_lstm_unidirectional_s8,
 )
 from armsim.kernels.cmsis_nn.arm_nn_activation_s16 import ARM_SIGMOID, ARM_TANH
@@ -60,7 +61,8 @@ def output_count(case):
 
 
 def derived_arrays(case):
-    arrays = {"sigmoid_table": ("flash", SIGMOID_TABLE_UINT16)}
+    arrays = {"sigmoid_table": ("flash", SIGMOID_TABLE_UINT16),
+              "params_copy": ("sram", np.zeros(2 * PARAMS_BYTES_ALIGNED, np.uint8))}
     for g, (eff_x, eff_h) in effective_biases(case).items():
         arrays[f"{g}_input_effective_bias"] = ("sram", eff_x)
         arrays[f"{g}_hidden_effective_bias"] = ("sram", eff_h)
@@ -98,8 +100,9 @@ def run_cmsis(m, case, addr, function, tracer):
     gates = [tuple(int(v) for v in gate_tuple(case, addr, g)) for g in GATES]
     # TFLM's CMSIS-NN glue passes no hidden state (NULL); a unit test may give one
     hidden_state = addr["hidden_state"] if case.get("hidden_state_init") is not None else 0
-    run(arm_lstm_unidirectional_s8, m, addr["sigmoid_table"], addr["input"], addr["output"],
-        params_tuple(case), *gates, temp1, temp2, cell_state, hidden_state, tracer=tracer)
+    run(arm_lstm_unidirectional_s8, m, addr["sigmoid_table"], addr["params_copy"],
+        addr["input"], addr["output"], params_tuple(case), *gates, temp1, temp2, cell_state,
+        hidden_state, tracer=tracer)
     return list(CHAIN)
 
 
