@@ -24,8 +24,9 @@ code (`m.dsp` is a runtime flag).
 
     python benchmarks/bench_cold_compile.py maxpool fully_connected lstm
 
-(2026-11-23, same VM): lstm adds 17.6 s (simd: arm_lstm_unidirectional_s8 and its eight
-callees) + 4.0 s (reference: TFLM's EvalLstm int8x8_16); 49 s user + 2 s system CPU in all.
+(2026-11-23, same VM): lstm adds 26.9 s (simd: arm_lstm_unidirectional_s8 and its eight
+callees, both builds' code) + 12.8 s (reference: TFLM's EvalLstm int8x8_16 with its ten
+callees); 64 s user + 2 s system CPU in all.
 """
 import json
 import os
