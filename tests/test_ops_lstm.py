@@ -265,3 +265,21 @@ def test_per_channel_weights_run_on_the_host_as_tflm_runs_them():
     prof = profiler.run(m, "simd", inputs=[xi])
     assert not prof.ops[0].simulated
     assert np.array_equal(prof.outputs[0], tflm_reference(data, xi))
+
+
+def test_a_clip_below_one_cell_state_step_as_each_tflm_kernel_treats_it():
+    """cell_clip 1e-4 quantizes to 0 at a 2^-11 cell scale: TFLM's reference kernel tests the
+    float clip and clamps the cell state to [0, 0] (the reference path equals the
+    interpreter); its CMSIS-NN kernel gets the quantized 0 and does not clamp (the simd and
+    scalar paths equal the numpy oracle of that case, and differ from the reference)."""
+    data, m = _lstm_model((1, 4, 8), 6, cell_clip=1e-4, cell_scale_power=-11)
+    (step,) = prepare.prepare(m)
+    p = step.case["lstm_params"]
+    assert p["cell_clip"] == 0 and p["cell_clip_enabled"]
+    (x,) = profiler.random_inputs(m, seed=2)
+    want = tflm_reference(data, x)
+    assert np.array_equal(profiler.run(m, "reference", inputs=[x]).outputs[0], want)
+    cmsis = oracle_lstm.lstm(dict(step.case, input=x.ravel())).reshape(want.shape)
+    assert not np.array_equal(cmsis, want)
+    for path in ("simd", "scalar"):
+        assert np.array_equal(profiler.run(m, path, inputs=[x]).outputs[0], cmsis), path

@@ -18,7 +18,10 @@ double(float(input scale x weight scale)) / 2^-12 (GetQuantizedConvolutionMultip
 inter-gate products forget x cell -> cell (2^-15 x cell scale / cell scale), input x cell
 gate -> cell (2^-15 x 2^-15 / cell scale) and output x tanh(cell) -> hidden (2^-15 x 2^-15 /
 hidden scale, + hidden zero point); cell_state_scale_power = CheckedLog2(cell scale);
-quantized_cell_clip = (int16)clamp(cell_clip / cell scale).  The CMSIS-NN glue
+quantized_cell_clip = (int16)clamp(cell_clip / cell scale) (the CMSIS-NN kernel clamps to it
+when it is positive, TFLM's reference kernel when the float cell_clip is: a clip below one
+cell-state step differs between the two, as in TFLM; `cell_clip_enabled` carries the float
+test to the reference path).  The CMSIS-NN glue
 (CMSIS_NN_PortOpData) also precomputes per gate the effective biases (arm_vector_sum_s8:
 bias + input_offset x row sums, and -hidden zero point x recurrent row sums) into eight
 persistent buffers of units int32 (`extra["cmsis_persistent_bytes"]`; the family computes
@@ -179,7 +182,8 @@ def prepare(model, op):
               "input_size": n_in, "hidden_size": n_h, "input_offset": -tensor_zero_point(inp),
               "forget_to_cell_multiplier": f2c[0], "forget_to_cell_shift": f2c[1],
               "input_to_cell_multiplier": i2c[0], "input_to_cell_shift": i2c[1],
-              "cell_clip": quantized_clip, "cell_scale_power": _checked_log2(s_cell),
+              "cell_clip": quantized_clip, "cell_clip_enabled": bool(cell_clip > 0),
+              "cell_scale_power": _checked_log2(s_cell),
               "output_multiplier": o2h[0], "output_shift": o2h[1], "output_offset": hidden_zp,
               **gate_params}
     case = {"case": case_tag(model, op), "family": "lstm", "lstm_params": params}

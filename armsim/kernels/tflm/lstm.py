@@ -83,6 +83,7 @@ P_INPUT_OFFSET, P_HIDDEN_ZP, P_INPUT_SIZE, P_STATE_SIZE = 0, 1, 2, 3
 P_F2C_MULT, P_F2C_SHIFT, P_I2C_MULT, P_I2C_SHIFT, P_CLIP = 4, 5, 6, 7, 8
 P_CELL_SCALE_POWER, P_OUT_MULT, P_OUT_SHIFT, P_TIME_MAJOR, P_BATCH, P_TIME_STEPS = (
     9, 10, 11, 12, 13, 14)
+P_CLIP_ENABLED = 15       # the float cell_clip > 0 (the quantized clip may round to 0)
 
 
 @kernel(inline=True)
@@ -755,7 +756,7 @@ def UpdateLstmCell(m, shape_scratch, params, cell_ptr, forget, input_gate, cell_
     ldr_sp(m)                                                 # cell_state_info.cell_clip
     mov(m, 0)
     bl(m)
-    clip = aeabi_fcmpgt(m, params[P_CLIP] > 0)                # if (cell_clip > 0)
+    clip = aeabi_fcmpgt(m, params[P_CLIP_ENABLED] != 0)       # if (cell_clip > 0)
     cbz(m, not clip)
     if clip:
         ldr_sp(m)
@@ -1094,7 +1095,7 @@ def run_reference(m, case, addr, tracer):
         p["forget_to_cell_multiplier"], p["forget_to_cell_shift"],
         p["input_to_cell_multiplier"], p["input_to_cell_shift"], p["cell_clip"],
         p["cell_scale_power"], p["output_multiplier"], p["output_shift"], p["time_major"],
-        n_b, p["time_steps"]))
+        n_b, p["time_steps"], p.get("cell_clip_enabled", p["cell_clip"] > 0)))
     gates = [_gate(case, addr, g) for g in ("forget", "input", "cell", "output")]
     run(EvalLstm, m, addr["sigmoid_table"], addr["shape_scratch"], params, *gates,
         addr["input"], addr["hidden_state"], addr["cell_state_tensor"], addr["output"],
