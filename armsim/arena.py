@@ -185,6 +185,8 @@ def plan(model, steps, build="simd", toolchain="gcc"):
         params, *data = operator.op_data if operator is not None else (0, 0, 0)
         size = params + data[col - 1]
         size += step.extra.get("persistent_bytes", 0)   # Prepare's other persistent buffers
+        if build.cmsis_nn:                               # ... those of its CMSIS-NN glue only
+            size += step.extra.get("cmsis_persistent_bytes", 0)
         if step.op in ("CONV_2D", "DEPTHWISE_CONV_2D", "TRANSPOSE_CONV") or (
                 step.op == "FULLY_CONNECTED" and step.case.get("quant_params", {}).get(
                     "per_channel")):

@@ -56,7 +56,7 @@ OP_VERSIONS = {
     _BO.RESHAPE: 1, _BO.SQUEEZE: 1, _BO.MEAN: 2, _BO.PAD: 2, _BO.CONCATENATION: 2,
     _BO.QUANTIZE: 2, _BO.DEQUANTIZE: 2,
     _BO.TRANSPOSE: 2, _BO.PADV2: 2, _BO.MAXIMUM: 2, _BO.MINIMUM: 2, _BO.BATCH_MATMUL: 1,
-    _BO.TRANSPOSE_CONV: 3, _BO.SVDF: 3,
+    _BO.TRANSPOSE_CONV: 3, _BO.SVDF: 3, _BO.UNIDIRECTIONAL_SEQUENCE_LSTM: 1,
 }
 
 
@@ -597,6 +597,74 @@ class Graph:
             (tflite.SVDFOptionsAddFusedActivationFunction, _ACTIVATIONS[activation])],
             tflite.SVDFOptionsEnd)
         return self._op(_BO.SVDF, [x, wf, wt, b, state], [y], _OPT.SVDFOptions, opts)
+
+    def unidirectional_sequence_lstm(self, x, units, time_major=False, cell_clip=10.0,
+                                     cell_scale_power=-11, out_scale=1 / 128,
+                                     out_zero_point=0, weights=None, biases=None, name=None):
+        """UNIDIRECTIONAL_SEQUENCE_LSTM on x [batch, time, features] ([time, batch, features]
+        when `time_major`), int8 with an int16 cell state, laid out as TensorFlow's converter
+        writes a full-integer LSTM: 24 inputs in TFLite's order -- 0 input, 1-4 input-to-
+        (input, forget, cell, output) weights [units, features], 5-8 recurrent-to-* weights
+        [units, units] (int8, per-tensor symmetric), 9-11 peephole weights absent (-1), 12-15
+        gate biases [units] int32, 16-17 projection absent, 18 the output state (int8
+        variable, the output's quantization), 19 the cell state (int16 variable, scale
+        2**cell_scale_power), 20-23 layer-norm coefficients absent -- TANH as the cell
+        activation and `cell_clip` (float, 0: none) in the options.  `weights` /
+        `biases`: dicts keyed "input_to_forget", "recurrent_to_cell", ..., "forget" (biases),
+        else seeded random values with scales that put the gate inputs near +-2 in Q3.12.
+        The converter's five `intermediates` (scales of the full-integer TFLite kernel) are
+        not written: TFLM's kernel never reads them."""
+        name = name or f"lstm_{len(self.ops)}"
+        shape = self.shape(x)
+        if len(shape) != 3:
+            raise ModelGenError(f"{name}: input must be [batch, time, features], got {shape}")
+        batch = shape[1] if time_major else shape[0]
+        features = shape[2]
+        weights, biases = dict(weights or {}), dict(biases or {})
+        in_scale = self.tensors[x].scale
+        gates = ("input", "forget", "cell", "output")
+        w_in = {}
+        for g in gates:             # input-to-gate: gate inputs with std ~2 (Q3.12 range +-8)
+            ws = 2.0 / (74 * 74 * in_scale * math.sqrt(features))
+            data = weights.get(f"input_to_{g}")
+            if data is None:
+                data = self._random_weights((units, features))
+            w_in[g] = self.tensor((units, features), "int8", ws, 0, data=data,
+                                  name=f"{name}/input_to_{g}_weights")
+        w_rec = {}
+        for g in gates:             # recurrent: hidden values ~+-0.5 at out_scale
+            ws = 2.0 / (74 * 0.5 * math.sqrt(units))
+            data = weights.get(f"recurrent_to_{g}")
+            if data is None:
+                data = self._random_weights((units, units))
+            w_rec[g] = self.tensor((units, units), "int8", ws, 0, data=data,
+                                   name=f"{name}/recurrent_to_{g}_weights")
+        bias = {}
+        for g in gates:
+            bs = float(np.float32(in_scale) * np.float32(self.tensors[w_in[g]].scale))
+            data = biases.get(g)
+            if data is None:
+                data = self.rng.integers(-2000, 2001, size=units)
+            bias[g] = self.tensor((units,), "int32", bs, 0, data=data, name=f"{name}/{g}_bias")
+        out_shape = (shape[0], shape[1], units)
+        state = self.tensor((batch, units), "int8", out_scale, out_zero_point,
+                            name=f"{name}/output_state")
+        cell = self.tensor((batch, units), "int16", 2.0 ** cell_scale_power, 0,
+                           name=f"{name}/cell_state")
+        self.tensors[state].is_variable = True
+        self.tensors[cell].is_variable = True
+        y = self.tensor(out_shape, "int8", out_scale, out_zero_point, name=name)
+        inputs = ([x] + [w_in[g] for g in gates] + [w_rec[g] for g in gates] + [-1] * 3
+                  + [bias[g] for g in gates] + [-1] * 2 + [state, cell] + [-1] * 4)
+        opts = (tflite.UnidirectionalSequenceLSTMOptionsStart, [
+            (tflite.UnidirectionalSequenceLSTMOptionsAddFusedActivationFunction,
+             tflite.ActivationFunctionType.TANH),
+            (tflite.UnidirectionalSequenceLSTMOptionsAddCellClip, float(cell_clip)),
+            (tflite.UnidirectionalSequenceLSTMOptionsAddProjClip, 0.0),
+            (tflite.UnidirectionalSequenceLSTMOptionsAddTimeMajor, bool(time_major))],
+            tflite.UnidirectionalSequenceLSTMOptionsEnd)
+        return self._op(_BO.UNIDIRECTIONAL_SEQUENCE_LSTM, inputs, [y],
+                        _OPT.UnidirectionalSequenceLSTMOptions, opts)
 
     def concatenation(self, xs, axis=-1, activation="NONE", name=None):
         """CONCATENATION; TFLM's int8 kernel needs equal input/output quantization, so the

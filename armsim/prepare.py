@@ -66,7 +66,8 @@ def host_step(model, op, reason):
     one_op = tflm_host.cut(model, op)
     tflm_host.interpreter(one_op, f"{file_name(model)}: {op.describe()}")
     out = model.tensors[op.outputs[0]]
-    inputs = [i for i in op.inputs if i >= 0 and not model.tensors[i].constant]
+    inputs = [i for i in op.inputs if i >= 0 and not model.tensors[i].constant
+              and not model.tensors[i].is_variable]       # (state: TFLM keeps it)
     return Step(op.index, op.op, "tflm", True, {"case": case_tag(model, op), "reason": reason},
                 {"inputs": inputs}, out.index, out.shape, host=True,
                 extra={"tflm_model": one_op, "outputs": list(op.outputs), "reason": reason})

@@ -41,7 +41,8 @@ def _schema():
 
 def cut(model, op):
     """The .tflite bytes of a model holding only `op` of `model`: inputs are its
-    non-constant inputs, outputs all its outputs."""
+    non-constant inputs except variable tensors (the op's state, which TFLM resets and
+    keeps itself: SVDF, LSTM), outputs all its outputs."""
     import flatbuffers
     schema = _schema()
     full = schema.ModelT.InitFromPackedBuf(bytearray(model.raw), 0)
@@ -73,8 +74,8 @@ def cut(model, op):
     node.inputs = [remap[i] if i >= 0 else -1 for i in node.inputs]
     node.outputs = [remap[i] for i in node.outputs]
     sub.operators = [node]
-    sub.inputs = [remap[i] for i in op.inputs
-                  if i >= 0 and not model.tensors[i].constant]
+    sub.inputs = [remap[i] for i in op.inputs if i >= 0 and not model.tensors[i].constant
+                  and not model.tensors[i].is_variable]
     sub.outputs = [remap[i] for i in op.outputs]
     one.subgraphs = [sub]
     builder = flatbuffers.Builder(1024)

@@ -21,6 +21,12 @@ transpose 4.3 + 2.8 s, pad 4.6 + 0.9 s, maximum 7.1 + 0.5 s, minimum 5.9 + 1.4 s
 batch_matmul 15.3 + 2.2 s (arm_batch_matmul_s8, the TFLM BatchMatMul and
 MultiplyByQuantizedMultiplier); 45 s CPU in all.  The scalar path runs the simd build's compiled
 code (`m.dsp` is a runtime flag).
+
+    python benchmarks/bench_cold_compile.py maxpool fully_connected lstm
+
+(2026-11-23, same VM): lstm adds 26.9 s (simd: arm_lstm_unidirectional_s8 and its eight
+callees, both builds' code) + 12.8 s (reference: TFLM's EvalLstm int8x8_16 with its ten
+callees); 64 s user + 2 s system CPU in all.
 """
 import json
 import os

@@ -26,7 +26,9 @@ from armsim.kernels import families as _families
 #: TFLM port) and ORACLE (numpy), and where it differs from the defaults below: ARRAYS
 #: (case field -> (region, dtype) of the arrays it places; `case_arrays(case)` where they depend
 #: on the case, e.g. an int32 or int64 bias), OUTPUT_DTYPE, output_count,
-#: reference_buffer_size (the scratch bytes TFLM's reference Prepare requests)
+#: reference_buffer_size (the scratch bytes TFLM's reference Prepare requests),
+#: derived_arrays(case) -> {name: (region, array)} (arrays computed from the case, such as
+#: the sums TFLM's Prepare precomputes, and tables of the library the kernels read)
 FAMILIES = tuple(sorted(i.name for i in pkgutil.iter_modules(_families.__path__)))
 
 #: activations in SRAM, constant data (weights, bias, per-channel quantization) in flash
@@ -91,6 +93,9 @@ def layout(case, scratch_bytes):
         for name, (where, dtype) in arrays.items():
             if where == region and name in case:
                 addr[name] = mem.place(region, np.asarray(case[name], dtype))
+    if hasattr(module, "derived_arrays"):    # Prepare's precomputed data, library tables
+        for name, (region, data) in module.derived_arrays(case).items():
+            addr[name] = mem.place(region, data)
     if case.get("bias_is_null"):
         addr["bias"] = 0                      # a NULL bias pointer
     out_dtype = np.dtype(getattr(module, "OUTPUT_DTYPE", np.int8))
