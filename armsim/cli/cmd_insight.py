@@ -6,7 +6,6 @@ changed, per op and in total."""
 import click
 import numpy as np
 
-from armsim import insight
 from armsim.cli import cmd_model
 from armsim.cli.cmd_model import MODEL_HELP
 
@@ -25,6 +24,7 @@ from armsim.cli.cmd_model import MODEL_HELP
 def why(model, core, toolchain, clock_mhz, flash_wait_states, board, path, op_indices,
         no_counterfactuals, json_file):
     """Why each layer takes its kernel path, and what a nearby variant would cost."""
+    from armsim import insight          # imports the wrappers' kernels: only for this command
     cmd_model._check_core(core)
     cmd_model._check_outputs(json_file)
     m, steps = cmd_model.load_model(model)
