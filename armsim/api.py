@@ -69,10 +69,18 @@ class Profile(dict):
         self.outputs = outputs
 
     def table(self):
-        """One flat dict per op (the op's JSON fields less its mnemonic counts, the output
-        shape as a tuple): ready for `pandas.DataFrame(profile.table())`."""
-        return [{k: tuple(v) if k == "output_shape" else v for k, v in op.items()
-                 if k != "mnemonics"} for op in self["ops"]]
+        """One flat dict per op: the op's JSON fields less its per-mnemonic counts, the output
+        shape as a tuple, and each stage's cycles as a `stage_<name>` column (0 where the op
+        has none): ready for `pandas.DataFrame(profile.table())`."""
+        stages = list(dict.fromkeys(s for op in self["ops"] for s in op.get("stages", {})))
+        rows = []
+        for op in self["ops"]:
+            row = {k: tuple(v) if k == "output_shape" else v for k, v in op.items()
+                   if k not in ("mnemonics", "fitted_mnemonics", "stages")}
+            row.update({f"stage_{s}": op.get("stages", {}).get(s, {}).get("cycles", 0)
+                        for s in stages})
+            rows.append(row)
+        return rows
 
     def to_pandas(self):
         """`table()` as a pandas DataFrame; pandas is not an armsim dependency."""

@@ -50,10 +50,13 @@ def test_table_is_flat_rows_per_op():
     p = armsim.profile(tiny_model_bytes())
     rows = p.table()
     assert [r["op"] for r in rows] == ["CONV_2D", "RESHAPE", "FULLY_CONNECTED"]
+    stages = {s for op in p["ops"] for s in op["stages"]}
     for row, op in zip(rows, p["ops"]):
-        assert set(row) == set(op) - {"mnemonics"}
+        assert set(row) == set(op) - {"mnemonics", "fitted_mnemonics", "stages"} | \
+            {f"stage_{s}" for s in stages}
         assert row["cycles"] == op["cycles"] and row["output_shape"] == tuple(op["output_shape"])
         assert all(not isinstance(v, (dict, list)) for v in row.values())
+        assert sum(row[f"stage_{s}"] for s in stages) == op["cycles"]
 
 
 def test_to_pandas_builds_a_dataframe_from_the_table(monkeypatch):
