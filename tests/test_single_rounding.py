@@ -62,3 +62,17 @@ def test_whatif_single_rounding():
     bad = CliRunner().invoke(main, ["whatif", "--path", "reference", "--vs", "rounding=single"])
     assert bad.exit_code != 0 and "Traceback" not in bad.output
     assert "CMSIS_NN_USE_SINGLE_ROUNDING" in bad.output
+
+
+def test_tflm_reference_ops_keep_double_rounding():
+    """A reference-only op on a CMSIS-NN path (here QUANTIZE int8 -> int8, whose TFLM port
+    shares arm_nn_requantize's code) is TFLM's kernel: the CMSIS-NN macro does not reach it."""
+    from armsim import model, modelgen, profiler
+    g = modelgen.Graph()
+    x = g.input((1, 64), scale=0.05, zero_point=3)
+    g.output(g.quantize(x, scale=0.0371, zero_point=-5))
+    m = model.parse(g.build(), "requantize.tflite")
+    double = profiler.run(m, "simd")
+    single = profiler.run(m, "simd", single_rounding=True)
+    assert double.ops[0].reference and double.ops[0].mnemonics == single.ops[0].mnemonics
+    assert np.array_equal(double.outputs[0], single.outputs[0])
