@@ -1,5 +1,6 @@
-"""QUANTIZE: TFLM's Register_QUANTIZE() (quantize.cc, quantize_common.cc): int8 -> int8
-requantization on the machine (reference kernel on every path); float -> int8 on the host."""
+"""QUANTIZE: TFLM's Register_QUANTIZE() (quantize.cc, quantize_common.cc): int8 / int16 ->
+int8 / int16 requantization on the machine (reference kernel on every path; the edges of a
+16x8 model); float -> int8 on the host."""
 from armsim.kernels.tflm.quantization_util import (QuantizationError, quantize_multiplier)
 from armsim.operators import EvalGlue, Operator
 from armsim.operators.common import (Step, case_tag, error, input_tensor, require_int8,
@@ -9,7 +10,10 @@ from armsim.operators.common import (Step, case_tag, error, input_tensor, requir
 def prepare(model, op):
     inp = input_tensor(model, op, 0, "input")
     out = model.tensors[op.outputs[0]]
-    require_int8(model, op, out, "output")
+    if inp.type == "FLOAT32" or out.type != "INT16":
+        require_int8(model, op, out, "output")
+    elif not len(out.scale):
+        raise error(model, op, f"output {out.describe()} has no quantization parameters")
     if inp.shape != out.shape:
         raise error(model, op, "input and output shapes differ")
     tag = case_tag(model, op)
@@ -18,15 +22,20 @@ def prepare(model, op):
                 "scale": float(tensor_scale(out)), "zero_point": tensor_zero_point(out), "size": out.size}
         return Step(op.index, op.op, "quantize", True, case, {"input": inp.index}, out.index,
                     out.shape, host=True)
-    require_int8(model, op, inp, "input")
+    if inp.type != "INT16":
+        require_int8(model, op, inp, "input")
+    elif not len(inp.scale):
+        raise error(model, op, f"input {inp.describe()} has no quantization parameters")
     try:
         mult, shift = quantize_multiplier(float(tensor_scale(inp)) / float(tensor_scale(out)))
     except QuantizationError as e:
         raise error(model, op, str(e)) from None
-    case = {"case": tag, "family": "quantize", "from": "INT8", "input_zp": tensor_zero_point(inp),
-            "output_zp": tensor_zero_point(out), "multiplier": mult, "shift": shift, "size": out.size}
+    case = {"case": tag, "family": "quantize", "from": inp.type, "to": out.type,
+            "input_zp": tensor_zero_point(inp), "output_zp": tensor_zero_point(out),
+            "multiplier": mult, "shift": shift, "size": out.size}
+    extra = {"output_dtype": "int16"} if out.type == "INT16" else {}
     return Step(op.index, op.op, "quantize", True, case, {"input": inp.index}, out.index,
-                out.shape)
+                out.shape, extra=extra)
 
 
 def run_reference(m, case, addr, tracer=None):
