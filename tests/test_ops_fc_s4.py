@@ -18,7 +18,8 @@ VECTOR_FILES = shared_cases(VECTORS, FAMILY)
 REFERENCE_FILES = shared_cases(REFERENCE, FAMILY)
 PATHS = ("simd", "scalar", "reference")
 #: instructions the port executes as gcc does, one for one (the rest: fitted or ALU mixes)
-EXACT_MNEMONICS = ("smlad", "sxtb16", "sxtab16", "ror", "ldrh", "pkhbt", "smlal", "strb", "bl")
+EXACT_MNEMONICS = ("smlad", "sxtb16", "sxtab16", "ror", "ldrh", "bfi", "uxtb", "pkhbt", "smlal",
+                   "strb", "bl", "mla", "ldrsb", "sbfx")
 
 
 def test_the_directories_hold_the_int4_fc_cases():

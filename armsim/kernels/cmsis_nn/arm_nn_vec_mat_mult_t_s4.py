@@ -16,14 +16,18 @@ time.  ARM_MATH_DSP: four columns per step (read_and_pad_s4 per row, SXTAB16 for
 two SMLAD per row), a 2-column tail when rhs_cols % 4 is 2 or 3.  Plain C: two columns per
 step (LDRSB, SBFX / ASR for the nibbles, MLA).
 
-Calibration (../shared/reference fc_s4_128_32, gcc -O2; written from the C, not from a
-disassembly): the ops of the C (read_and_pad_s4, SXTAB16, SMLAD, LDRSB/SBFX/ASR/MLA, the
-requantize, clamp and stores) are counted as executed; the SIMD mnemonics (SMLAD 2,048,
-SXTB16 4,096, SXTAB16 1,024, ROR 2,048, LDRH 1,024) equal the measured histogram.  Fitted
-(`fitted_*`): per DSP column step of a row pair three stack reloads and two register ops for
-the histogram's BFI (one per read_and_pad_s4), per scalar step two register copies, twelve
-stack reloads per row, and the frame.  Result with arm_fully_connected_s4: 21,615 vs 21,588
-measured instructions (dsp_O2, +0.1 %), 21,581 vs 21,928 (scalar_O2, -1.6 %).
+Calibration (../shared/reference fc_s4_128_32, gcc -O2).  The column loops follow gcc 12.2's
+objdump of this file (-mcpu=cortex-m4 / -mcpu=cortex-m3 -O2): per DSP step 39 instructions
+(read_and_pad_s4 twice, LDR post-increment of the lhs, SXTAB16 x2, SMLAD x4, two stack
+reloads, index ADD, CMP, branch), per plain-C step 20 (LDRSB x4 with writeback, ADD x2 for the
+lhs offset, SBFX x2, ASR x2, MLA x4, the MOV/ADDS/SUB index bookkeeping, lhs ADD, CMP,
+branch).  The rest of the function was not transcribed: its stack reloads, spills and
+register copies per half row pair (DSP_HALF_ROW, SCALAR_HALF_ROW) and the frame are `fitted_*`
+ops sized to the measured totals; the module is therefore not marked DISASSEMBLED.  The
+SIMD mnemonics (SMLAD 2,048, SXTB16 4,096, SXTAB16 1,024, ROR 2,048, LDRH 1,024, BFI 1,024,
+UXTB 1,024) and the scalar MLA 4,096 / LDRSB 4,096 / SBFX 2,048 equal the measured
+histograms.  Totals with arm_fully_connected_s4: see tests/test_ops_fc_s4.py (dsp_O2
+21,588 and scalar_O2 21,928 measured).
 """
 from armsim.cpu.kernel import kernel
 from armsim.cpu.ops import (add, asr, bcc, cmp, fitted_ldr_sp, fitted_mov, fitted_str_sp, ldr,
@@ -34,11 +38,13 @@ from armsim.kernels.minmax import max_lt, min_gt
 from .arm_nn_requantize_invariant import requantize_in_loop, requantize_setup
 from .read_and_pad_s4 import read_and_pad_s4
 
-#: fitted bookkeeping per column step (dsp, scalar): stack reloads / register copies
-DSP_STEP_RELOADS = 3
-SCALAR_STEP_MOVES = 2
-#: fitted bookkeeping per half row pair and per remaining row
-HALF_ROW_RELOADS = 12
+#: fitted bookkeeping per DSP column step: stack reloads (rhs_offset, the loop bound)
+DSP_STEP_RELOADS = 2
+#: fitted bookkeeping per half row pair (row i and row i + 2 * row_loop_cnt), DSP build:
+#: stack reloads, spills, register copies (dsp_O2 histogram: ~27 LDR, ~8 STR per half pair)
+DSP_HALF_ROW = (27, 7, 3)
+#: the same, plain-C build (scalar_O2 histogram: ~24 LDR, ~5 STR per half pair)
+SCALAR_HALF_ROW = (20, 4, 0)
 ROW_RELOADS = 12
 
 
@@ -64,8 +70,8 @@ def _dsp_columns(m, lhs_ptr, rhs_ptr, rhs_offset, res0, res1, steps, lhs_offset_
         if two_rows:
             rhs_low1, rhs_high1 = read_and_pad_s4(m, rhs_ptr + rhs_offset)
         rhs_ptr = add(m, rhs_ptr, 2)                          # rhs_ptr += 2;
-        lhs_high = ldr(m, lhs_ptr)                            # arm_nn_read_s8x4_ia(&lhs_ptr)
-        lhs_ptr = add(m, lhs_ptr, 4)
+        lhs_high = ldr(m, lhs_ptr)                            # arm_nn_read_s8x4_ia: LDR r, [p], #4
+        lhs_ptr += 4
         lhs_low = sxtab16(m, lhs_offset_s16x2, lhs_high, 0)   # SXTAB16(lhs_offset_s16x2, lhs_high)
         lhs_high = sxtab16(m, lhs_offset_s16x2, lhs_high, 8)  # SXTAB16_RORn(..., lhs_high, 8)
         res0 = smlad(m, lhs_low, rhs_low0, res0)
@@ -73,11 +79,9 @@ def _dsp_columns(m, lhs_ptr, rhs_ptr, rhs_offset, res0, res1, steps, lhs_offset_
         if two_rows:
             res1 = smlad(m, lhs_low, rhs_low1, res1)
             res1 = smlad(m, lhs_high, rhs_high1, res1)
-        for _ in range(DSP_STEP_RELOADS if two_rows else 1):  # fitted: spilled pointers
-            fitted_ldr_sp(m)
-        if two_rows:                                          # fitted: the histogram's BFI,
-            fitted_mov(m)                                     # one per read_and_pad_s4
-            fitted_mov(m)
+        for _ in range(DSP_STEP_RELOADS):                     # fitted: rhs_offset and the loop
+            fitted_ldr_sp(m)                                  # bound live on the stack
+        add(m, idx, 1)                                        # ++rhs_cols_idx
         cmp(m, idx + 1, steps)                                # ++rhs_cols_idx < steps
         bcc(m, idx + 1 < steps)
     return lhs_ptr, rhs_ptr, res0, res1
@@ -103,10 +107,14 @@ def _scalar_columns(m, lhs_ptr, rhs_ptr, rhs_offset, lhs_offset, res0, res1, ste
         if two_rows:
             res1 = mla(m, lhs_low, _low_nibble(m, value1), res1)
             res1 = mla(m, lhs_high, _high_nibble(m, value1), res1)
-        rhs_ptr = add(m, rhs_ptr, 1)                          # ++rhs_ptr;
+        # gcc -O2 (cortex-m3): the rhs loads pre-index with writeback (++rhs_ptr); it keeps
+        # a copy of the rhs pointer (MOV), rebuilds the index from it (ADDS #2, SUB) and
+        # steps the lhs pointer (ADD #2)
+        mov(m, rhs_ptr)
+        rhs_ptr += 1
+        add(m, idx, 2)
+        sub(m, rhs_ptr, 0)                                    # rhs_cols_idx
         lhs_ptr = add(m, lhs_ptr, 2)                          # lhs_ptr += 2;
-        for _ in range(SCALAR_STEP_MOVES if two_rows else 1):  # fitted: register copies
-            fitted_mov(m)
         cmp(m, idx + 1, steps)                                # ++rhs_cols_idx < steps
         bcc(m, idx + 1 < steps)
     return lhs_ptr, rhs_ptr, res0, res1
@@ -214,8 +222,13 @@ def arm_nn_vec_mat_mult_t_s4(m, lhs, packed_rhs, bias, dst, lhs_offset, dst_offs
     bcc(m, row_loop_cnt <= 0)
     for i_row_loop_cnt in range(row_loop_cnt):
         for half in range(2):
-            for _ in range(HALF_ROW_RELOADS):                 # fitted: spilled values per row
+            reloads, spills, copies = DSP_HALF_ROW if m.dsp else SCALAR_HALF_ROW
+            for _ in range(reloads):                          # fitted: spilled values per row
                 fitted_ldr_sp(m)
+            for _ in range(spills):
+                fitted_str_sp(m)
+            for _ in range(copies):
+                fitted_mov(m)
             if half == 0:
                 lhs_ptr = lhs                                 # lhs_ptr = &lhs[0];
                 res0 = mov(m, 0)
