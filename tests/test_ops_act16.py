@@ -134,6 +134,7 @@ def _one_op(op, in_scale=2.0**-12, in_zero_point=0, out_scale=None, out_zero_poi
     ({"out_zero_point": -5}, r"output .* has zero point -5; TFLM's int16 \w+ requires 0"),
     ({"out_scale": 2.0**-14}, r"output .* has scale 6.1\d*e-05; TFLM's int16 \w+ requires 2\^-15"),
     ({"out_scale": 1 / 30000}, r"output .* TFLM's int16 \w+ requires 2\^-15"),
+    ({"in_scale": 1e6}, r"input .* scale 1e\+06 gives no valid input multiplier"),
 ])
 def test_refused_as_tflm_prepare_refuses(op, kwargs, message):
     with pytest.raises(ModelError, match=op.upper() + ".*" + message):
