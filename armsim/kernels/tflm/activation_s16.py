@@ -9,10 +9,12 @@ and tanh.h), counted: linear interpolation in sigmoid_table_uint16 (in flash).
     Tanh:     uh = |x| >> 8, saturating at 255: (ua << 8) + (|x| & 0xff) (ub - ua),
               x >= 0 ? r - 2^23 + 2^7 : -r + 2^23 + 2^7 - 1, then >> 8 (arithmetic)
 
-Each function is transcribed from arm-none-eabi-gcc 12.2 -O2 -mcpu=cortex-m4 -mthumb
--mfloat-abi=soft -DNDEBUG's disassembly of the two int16 functions compiled alone (the
-header's bodies; the same code on the simd, scalar and reference paths: TFLM has no CMSIS-NN
-kernel for either op).  Not transcribed: Tanh's MatchingFlatSize over the two shapes (TFLM
+Each function is transcribed from arm-none-eabi-gcc 12.2 -O2 -mthumb -mfloat-abi=soft
+-DNDEBUG's disassembly of the two int16 functions compiled alone (the header's bodies) for
+-mcpu=cortex-m4 (simd and reference paths: TFLM has no CMSIS-NN kernel for either op) and
+-mcpu=cortex-m3 (scalar path), which differ only in the loop's layout (`table_branch`,
+`loop_end`): an element costs LOGISTIC 23 / TANH 24 instructions on the M4 build (18 / 19
+saturated), 22 / 23 on the M3 build (19 / 20 saturated).  Not transcribed: Tanh's MatchingFlatSize over the two shapes (TFLM
 passes shapes to Tanh, a size to Logistic) -- the loop bound is the element count here.
 Counts are estimates: there is no measured 16x8 TFLM build in ../shared.
 """
@@ -86,6 +88,31 @@ def scaled_input(m, inp, i, mult, shift, rounding):
     return x, a
 
 
+@kernel(inline=True)
+def table_branch(m, saturated, saturated_value):
+    """The uh >= 255 test's branch.  M4 build: the saturated value was moved in before it and
+    a BCS skips the table block; M3 build: the table block sits above the loop's load, a BCC
+    goes there, the saturated arm is a MOV and a B back to the join."""
+    if m.dsp:
+        bcc(m, saturated)                                 # bcs over the table block
+    else:
+        bcc(m, not saturated)                             # bcc to the table block
+        if saturated:
+            mov(m, saturated_value)
+            b(m)                                          # to the join
+
+
+@kernel(inline=True)
+def loop_end(m, i, size):
+    """CMP of the output pointer with its end: M4 BNE back to the loop's top, M3 BEQ out
+    (its loop enters at the load and falls through to it)."""
+    cmp(m, 2 * i + 2, 2 * size)
+    if m.dsp:
+        bcc(m, i + 1 < size)                              # bne
+    else:
+        bcc(m, i + 1 == size)                             # beq
+
+
 @kernel
 def logistic_s16(m, table, inp, out, size, multiplier, left_shift):
     mult, shift, rounding = input_scaling(m, multiplier, left_shift)
@@ -97,15 +124,19 @@ def logistic_s16(m, table, inp, out, size, multiplier, left_shift):
         ldr_lit(m)                                        # (1 << 25) + (1 << 9) - 1
         sub(m, inp, 2)
         add(m, out, size << 1)                            # the output's end
+        if not m.dsp:
+            b(m)                                          # M3: into the loop at its load
     for i in range(size):
         x, a = scaled_input(m, inp, i, mult, shift, rounding)
         uh = lsr(m, a, 9)
         cmp(m, a, 255 << 9)                               # uh >= 255
-        result = mov(m, LOGISTIC_SATURATED)
+        result = LOGISTIC_SATURATED
+        if m.dsp:
+            mov(m, LOGISTIC_SATURATED)
         idx = add(m, uh, 1)
         ut = ubfx(m, a, 0, 9)                             # abs_input_data & 0x1ff
         saturated = (a & 0xFFFFFFFF) >= (255 << 9)
-        bcc(m, saturated)                                 # bcs
+        table_branch(m, saturated, LOGISTIC_SATURATED)
         if not saturated:
             ua = ldrh(m, table + 2 * uh)
             ub = ldrh(m, table + 2 * idx)
@@ -120,8 +151,7 @@ def logistic_s16(m, table, inp, out, size, multiplier, left_shift):
             result = sub(m, LOGISTIC_NEGATIVE, result)
         result = lsr(m, result, 10)
         strh(m, out + 2 * i, result)                      # strh.w [r4], #2
-        cmp(m, out + 2 * i + 2, out + 2 * size)
-        bcc(m, i + 1 < size)
+        loop_end(m, i, size)
     pop_pc(m, 9)
     return 0
 
@@ -137,15 +167,19 @@ def tanh_s16(m, table, inp, out, size, multiplier, left_shift):
         ldr_lit(m)                                        # (1 << 23) + (1 << 7) - 1
         sub(m, inp, 2)
         add(m, out, size << 1)                            # the output's end
+        if not m.dsp:
+            b(m)                                          # M3: into the loop at its load
     for i in range(size):
         x, a = scaled_input(m, inp, i, mult, shift, rounding)
         uh = lsr(m, a, 8)
         cmp(m, a, 255 << 8)                               # uh >= 255
-        result = mov(m, TANH_SATURATED)
+        result = TANH_SATURATED
+        if m.dsp:
+            mov(m, TANH_SATURATED)
         idx = add(m, uh, 1)
         ut = uxtb(m, a, 0)                                # (uint8_t)abs_input_data
         saturated = (a & 0xFFFFFFFF) >= (255 << 8)
-        bcc(m, saturated)                                 # bcs
+        table_branch(m, saturated, TANH_SATURATED)
         if not saturated:
             ua = ldrh(m, table + 2 * uh)
             ub = ldrh(m, table + 2 * idx)
@@ -161,8 +195,7 @@ def tanh_s16(m, table, inp, out, size, multiplier, left_shift):
             result = sub(m, TANH_NEGATIVE, result)
         result = asr(m, result, 8)                        # result >>= (9 - 1)
         strh(m, out + 2 * i, result)
-        cmp(m, out + 2 * i + 2, out + 2 * size)
-        bcc(m, i + 1 < size)
+        loop_end(m, i, size)
     pop_pc(m, 9)
     return 0
 
