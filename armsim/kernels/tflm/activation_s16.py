@@ -14,9 +14,11 @@ Each function is transcribed from arm-none-eabi-gcc 12.2 -O2 -mthumb -mfloat-abi
 -mcpu=cortex-m4 (simd and reference paths: TFLM has no CMSIS-NN kernel for either op) and
 -mcpu=cortex-m3 (scalar path), which differ only in the loop's layout (`table_branch`,
 `loop_end`): an element costs LOGISTIC 23 / TANH 24 instructions on the M4 build (18 / 19
-saturated), 22 / 23 on the M3 build (19 / 20 saturated).  Not transcribed: Tanh's MatchingFlatSize over the two shapes (TFLM
-passes shapes to Tanh, a size to Logistic) -- the loop bound is the element count here.
-Counts are estimates: there is no measured 16x8 TFLM build in ../shared.
+saturated), 22 / 23 on the M3 build (19 / 20 saturated).  Not transcribed: Tanh's
+MatchingFlatSize over the two shapes (TFLM passes shapes to Tanh, a size to Logistic; the
+loop bound is the element count here), and the inlining into LogisticEval / TanhEval (the
+functions are compiled standalone; the Eval is the operators' EvalGlue).  Nothing is fitted,
+and nothing is measured: ../shared has no 16x8 TFLM build, so the counts are unverified.
 """
 from armsim.cpu.kernel import kernel, run
 from armsim.cpu.ops import (
