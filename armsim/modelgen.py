@@ -47,6 +47,9 @@ _PADDINGS = {"SAME": tflite.Padding.SAME, "VALID": tflite.Padding.VALID}
 
 _BO = tflite.BuiltinOperator
 _OPT = tflite.BuiltinOptions
+#: the output quantization TFLM's Prepare requires (LOGISTIC) or writes (TANH), by type
+_SIGMOID_OUT = {("LOGISTIC", "int8"): (1 / 256, -128), ("LOGISTIC", "int16"): (2**-15, 0),
+                ("TANH", "int8"): (1 / 128, 0), ("TANH", "int16"): (2**-15, 0)}
 
 # Versions the TFLite converter gives an int8 model of each op (tensorflow/lite/tools/
 # versioning/op_version.cc): what `armsim.model`'s resolver sees in converted models.
@@ -687,6 +690,23 @@ class Graph:
             (tflite.ConcatenationOptionsAddFusedActivationFunction, _ACTIVATIONS[activation])],
             tflite.ConcatenationOptionsEnd)
         return self._op(_BO.CONCATENATION, list(xs), [y], _OPT.ConcatenationOptions, opts)
+
+    def _sigmoid_like(self, code, x, out_scale, out_zero_point, name):
+        dtype = self.tensors[x].dtype
+        key = ("LOGISTIC" if code == _BO.LOGISTIC else "TANH", dtype)
+        scale, zero_point = _SIGMOID_OUT.get(key, (None, None))
+        y = self.tensor(self.shape(x), dtype,
+                        scale if out_scale is None else out_scale,
+                        zero_point if out_zero_point is None else out_zero_point, name=name)
+        return self._op(code, [x], [y])
+
+    def logistic(self, x, out_scale=None, out_zero_point=None, name=None):
+        """LOGISTIC (no options) of x's type; output quantization TFLM's unless given."""
+        return self._sigmoid_like(_BO.LOGISTIC, x, out_scale, out_zero_point, name)
+
+    def tanh(self, x, out_scale=None, out_zero_point=None, name=None):
+        """TANH (no options) of x's type; output quantization TFLM's unless given."""
+        return self._sigmoid_like(_BO.TANH, x, out_scale, out_zero_point, name)
 
     def quantize(self, x, scale, zero_point, dtype="int8", name=None):
         """QUANTIZE: float32 -> int8, or int8 -> int8 requantization."""

@@ -234,6 +234,9 @@ def _reference_only(step, values, build, tracer=None):
     addr["output"] = addr["outputs"][0]
     scratch = int(step.case.get("scratch_bytes", 0))
     addr["scratch"] = mem.place("sram", scratch) if scratch else 0
+    # extra["flash"]: constant tables the kernel reads (int16 LOGISTIC's sigmoid_table_uint16)
+    for name, table in step.extra.get("flash", {}).items():
+        addr[name] = mem.place("flash", table)
     # TFLM's kernels: CMSIS_NN_USE_SINGLE_ROUNDING does not reach them (some ports share
     # arm_nn_requantize's code for MultiplyByQuantizedMultiplier)
     m = machine.build(mem, dsp=build.dsp_extension, armclang=build.armclang)

@@ -38,10 +38,11 @@ def tflm_reference(model_bytes, x):
     return it.get_output(0)
 
 
-def tflm_outputs(model_bytes, inputs):
-    """Every graph output of the tflite-micro interpreter for `inputs` (one per graph input)."""
+def tflm_outputs(model_bytes, inputs, arena_size=None):
+    """Every graph output of the tflite-micro interpreter for `inputs` (one per graph input);
+    `arena_size` for activations larger than the interpreter's default (10x the model)."""
     from tflite_micro.python.tflite_micro import runtime
-    it = runtime.Interpreter.from_bytes(model_bytes)
+    it = runtime.Interpreter.from_bytes(model_bytes, arena_size=arena_size)
     for k, x in enumerate(inputs):
         it.set_input(np.asarray(x), k)
     it.invoke()

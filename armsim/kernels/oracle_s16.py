@@ -185,3 +185,30 @@ def maxpool_s16(case):
     xs, masks, act = _pool_windows(case)
     largest = np.where(np.broadcast_to(masks, xs.shape), xs, -(2**31)).max(axis=0)
     return _clamp16(largest, act["min"], act["max"]).ravel()
+
+
+def sigmoid_s16(x, multiplier, left_shift, tanh):
+    """TFLite's int16 reference_integer_ops::Logistic (tanh False) / Tanh (True) on an int16
+    array: the input rescaled (multiplier 0: 3 << shift, no shift), then linear interpolation
+    in sigmoid_table_uint16 between |x| >> 9 (>> 8 for tanh) and the next entry, odd-symmetric
+    around 1/2 (0 for tanh) in Q0.15."""
+    from armsim.kernels.cmsis_nn.arm_nn_tables import SIGMOID_TABLE_UINT16
+    if multiplier == 0:
+        multiplier, left_shift = 3 << left_shift, 0
+    rounding = 1 << (left_shift - 1) if left_shift > 0 else 0
+    v = _wrap32(np.asarray(x, np.int64) * multiplier + rounding) >> left_shift
+    a = np.abs(v)
+    frac_bits = 8 if tanh else 9
+    uh = a >> frac_bits
+    table = SIGMOID_TABLE_UINT16.astype(np.int64)
+    inside = uh < 255
+    ua = table[np.where(inside, uh, 0)]
+    ub = table[np.where(inside, uh + 1, 0)]
+    ut = a & ((1 << frac_bits) - 1)
+    r = np.where(inside, (ua << frac_bits) + ut * (ub - ua),
+                 (0xFFFF << 8) if tanh else (0x7FFF << 10))
+    if tanh:
+        r = np.where(v >= 0, r - (1 << 23) + (1 << 7), -r + (1 << 23) + (1 << 7) - 1) >> 8
+    else:
+        r = np.where(v >= 0, r + (1 << 9), (1 << 25) - r + (1 << 9) - 1) >> 10
+    return r.astype(np.int16)

@@ -42,7 +42,8 @@ reference gate asserts; its CMSIS-NN glue would use a sigmoid).
 """
 import numpy as np
 
-from armsim.kernels.tflm.quantization_util import QuantizationError, quantize_multiplier
+from armsim.kernels.tflm.quantization_util import (QuantizationError, checked_log2,
+                                                   quantize_multiplier)
 from armsim.operators import EvalGlue, Operator
 from armsim.operators.common import (
     NotSimulated,
@@ -83,12 +84,6 @@ def _fc_multiplier(model, op, x, w, what):
 def _mul_multiplier(model, op, s1, s2, out, what):
     """CreateInterGateMulParams: double(s1) * double(s2) / double(out)."""
     return _multiplier(model, op, float(s1) * float(s2) / float(out), what)
-
-
-def _checked_log2(scale):
-    """tflite::CheckedLog2's rounded log2 (float arithmetic)."""
-    x_log2 = np.float32(np.log(np.float32(scale))) * np.float32(1.0 / np.log(np.float32(2.0)))
-    return int(np.round(x_log2))
 
 
 def _tensors(model, op):
@@ -183,7 +178,7 @@ def prepare(model, op):
               "forget_to_cell_multiplier": f2c[0], "forget_to_cell_shift": f2c[1],
               "input_to_cell_multiplier": i2c[0], "input_to_cell_shift": i2c[1],
               "cell_clip": quantized_clip, "cell_clip_enabled": bool(cell_clip > 0),
-              "cell_scale_power": _checked_log2(s_cell),
+              "cell_scale_power": checked_log2(s_cell)[0],
               "output_multiplier": o2h[0], "output_shift": o2h[1], "output_offset": hidden_zp,
               **gate_params}
     case = {"case": case_tag(model, op), "family": "lstm", "lstm_params": params}

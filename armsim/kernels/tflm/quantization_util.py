@@ -20,6 +20,8 @@ shift 0.  The default (double-rounding) build is modelled: no single-rounding cl
 import math
 import struct
 
+import numpy as np
+
 INT32_MAX = 2**31 - 1
 INT_MAX = 2**31 - 1          # std::numeric_limits<int>::max() on a 32-bit target
 
@@ -45,6 +47,14 @@ def tflite_round(x):
     if a - f >= 0.5:            # exact: a - floor(a) loses no bits
         f += 1.0
     return math.copysign(f, x)
+
+
+def checked_log2(x):
+    """tflite::CheckedLog2 (quantization_util.h) in float32: (round(log2 x), whether x is
+    within 1e-3 of that power of two in log2)."""
+    x_log2 = np.float32(np.log(np.float32(x))) * np.float32(1.0 / np.log(np.float32(2.0)))
+    rounded = np.float32(tflite_round(float(x_log2)))
+    return int(rounded), bool(abs(np.float32(x_log2 - rounded)) < np.float32(1e-3))
 
 
 def integer_frexp(value):
