@@ -7,7 +7,9 @@ import pytest
 import tflite
 
 from armsim import modelgen
+from armsim.kernels.tflm.quantization_util import quantize_multiplier
 import tflm_diff as td
+from model_helpers import shared_model
 
 PATHS = ("simd", "scalar", "reference")
 
@@ -367,3 +369,74 @@ def test_fully_connected_weights_format_as_tflm(tmp_path, weights_format):
     else:
         assert_refused(data, _x((1, 16)), tmp_path, "op 0 FULLY_CONNECTED",
                        "unknown weights format 2", tflm_refuses=True)
+
+
+# --- requantization multipliers: GetQuantizedConvolutionMultipler ---------------------------
+
+def _requantize(acc, multiplier, shift):
+    """MultiplyByQuantizedMultiplier over an int64 array (SaturatingRoundingDoublingHighMul,
+    then RoundingDivideByPOT), to find accumulators where two multipliers round apart."""
+    acc = np.asarray(acc, np.int64)
+    high = (acc << max(shift, 0)) * multiplier
+    high = high + np.where(high >= 0, 1 << 30, 1 - (1 << 30))
+    high = np.where(high >= 0, high >> 31, -((-high) >> 31))
+    mask = (1 << max(-shift, 0)) - 1
+    return (high >> max(-shift, 0)) + ((high & mask) > (mask >> 1) + (high < 0))
+
+
+def _accumulators_where_float_and_double_products_disagree(in_scale, weight_scale, out_scale):
+    """The accumulators of an int8 output whose requantization differs between the
+    multiplier of float(in_scale * weight_scale) and of the double product."""
+    si, sw, so = (float(np.float32(s)) for s in (in_scale, weight_scale, out_scale))
+    via_float = quantize_multiplier(float(np.float32(si) * np.float32(sw)) / so)
+    via_double = quantize_multiplier(si * sw / so)
+    n = int(127 / (si * sw / so))
+    acc = np.arange(-n, n + 1)
+    return acc[_requantize(acc, *via_float) != _requantize(acc, *via_double)]
+
+
+def test_ad_requantizes_with_the_scale_product_in_double(tmp_path):
+    """The campaign's one silent mismatch on the unmodified ad model: output[624] was -22 on
+    all three paths, TFLM's -21.  The last layer's accumulator -88337 sits 0.001 LSB from a
+    rounding boundary, and armsim's multiplier came from float(input scale x weights scale)
+    (1462485078) where TFLM's interpreter multiplies the scales in double (1462485049)."""
+    data = shared_model("ad").read_bytes()
+    out = assert_runs_like_tflm(data, td.inputs_for(data, None, 2100), tmp_path)
+    assert out[0].ravel()[624] == -21
+
+
+def test_fully_connected_accumulators_at_rounding_boundaries_requantize_like_tflm(tmp_path):
+    """Per-tensor FULLY_CONNECTED whose biases are exactly the accumulators that the float
+    and the double scale product requantize 1 apart (inputs at the zero point, so each output
+    is its bias requantized)."""
+    si, sw, so = 0.02479089, 0.01955668, 36.449847
+    hits = _accumulators_where_float_and_double_products_disagree(si, sw, so)
+    assert len(hits) >= 4, hits
+    g = modelgen.Graph(seed=1)
+    x = g.input((1, 1), scale=si, zero_point=5)
+    g.output(g.fully_connected(x, len(hits), weights=np.ones((len(hits), 1)), bias=hits,
+                               weight_scale=sw, out_scale=so))
+    assert_runs_like_tflm(g.build(), [np.full((1, 1), 5, np.int8)], tmp_path)
+
+
+def test_batch_matmul_accumulators_at_rounding_boundaries_requantize_like_tflm(tmp_path):
+    """BATCH_MATMUL takes its multiplier from GetQuantizedConvolutionMultipler too: each lhs
+    row sums to one of the accumulators where the float and the double scale product
+    requantize 1 apart (rhs column: 127 everywhere but a last 1)."""
+    sl, sr, so = 0.02479089, 0.01955668, 36.449847
+    hits = _accumulators_where_float_and_double_products_disagree(sl, sr, so)
+    depth = 1024
+    rows = np.zeros((len(hits), depth), np.int64)
+    for row, target in zip(rows, hits):
+        whole, rest = divmod(abs(int(target)), 127)
+        row[:whole // 127], row[whole // 127] = 127, whole % 127
+        row[-1] = rest
+        row *= int(np.sign(target))
+    rhs = np.full((depth, 1), 127)
+    rhs[-1] = 1
+    assert np.array_equal(rows @ rhs[:, 0], hits)
+    g = modelgen.Graph(seed=1)
+    lhs = g.input((1, len(hits), depth), scale=sl, zero_point=0)
+    w = g.tensor((depth, 1), "int8", scale=sr, zero_point=0, data=rhs)
+    g.output(g.batch_matmul(lhs, w, out_scale=so))
+    assert_runs_like_tflm(g.build(), [rows.astype(np.int8)[None]], tmp_path)

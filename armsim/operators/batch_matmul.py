@@ -1,7 +1,7 @@
 """BATCH_MATMUL: TFLM's Register_BATCH_MATMUL() with its CMSIS-NN Eval (cmsis_nn/batch_matmul.cc:
 int8 goes to arm_batch_matmul_s8) and reference Eval (batch_matmul.cc), Prepare as the
 CMSIS-NN Prepare derives it (ranks 2-4, batch dims that broadcast, equal accumulation
-depths, GetQuantizedConvolutionMultipler: float(lhs scale * rhs scale) / output scale,
+depths, GetQuantizedConvolutionMultipler: lhs scale * rhs scale / output scale,
 int8 range, no fused activation).
 
 Eval, both builds: the rhs is transposed to [..., N, K] unless adj_y, the lhs to
@@ -24,10 +24,9 @@ import math
 
 import numpy as np
 
-from armsim.kernels.tflm.quantization_util import QuantizationError, quantize_multiplier
 from armsim.operators import EvalGlue, Operator
-from armsim.operators.common import (Step, case_tag, error, input_tensor, require_int8,
-                                     tensor_scale, tensor_zero_point)
+from armsim.operators.common import (Step, case_tag, convolution_multiplier, error, input_tensor,
+                                     require_int8, tensor_zero_point)
 
 DIMS = "nhwc"
 ALIGN = 16
@@ -77,12 +76,7 @@ def prepare(model, op):
     if tuple(out.shape) != expect:
         raise error(model, op, f"output {out.describe()} has shape {list(out.shape)}, Prepare "
                                f"computes {list(expect)}")
-    # GetQuantizedConvolutionMultipler: the float product of the scales, then a double divide
-    product = float(np.float32(tensor_scale(lhs) * tensor_scale(rhs)))
-    try:
-        mult, shift = quantize_multiplier(product / float(tensor_scale(out)))
-    except QuantizationError as e:
-        raise error(model, op, str(e)) from None
+    mult, shift = convolution_multiplier(model, op, lhs, rhs, out)
 
     def swap(s):
         return list(s[:-2]) + [s[-1], s[-2]]

@@ -122,6 +122,27 @@ def padding(pad_code, stride, dilation, in_size, filt):
     return out, total // 2
 
 
+def convolution_multiplier(model, op, inp, filt, out):
+    """GetQuantizedConvolutionMultipler (kernel_util.cc) and QuantizeMultiplier for per-tensor
+    FULLY_CONNECTED and BATCH_MATMUL: (multiplier, shift) of input scale x filter scale / output
+    scale.  The product is taken in double, as the TFLM the suite is bit-exact with computes it:
+    the tflite_micro wheel (built from tflite-micro 8f6596d) widens both scales before it
+    multiplies (CVTSS2SD, CVTSS2SD, MULSD in its _runtime.so), the change tflite-micro PR #1486
+    proposed.  The source the measured firmware was built from (90b983c) still rounds the
+    product to float first (static_cast<double>(a * b)); the multipliers then differ in the
+    last bits (ad's last layer: 1462485049 in double, 1462485078 via float), which moves an
+    output by 1 LSB when the accumulator sits at a rounding boundary."""
+    product = float(tensor_scale(inp)) * float(tensor_scale(filt))
+    if not product >= 0:
+        raise error(model, op, f"input scale x {filt.describe()} scale = {product:g} is "
+                               f"negative (TFLM's GetQuantizedConvolutionMultipler requires "
+                               f">= 0)")
+    try:
+        return quantize_multiplier(product / float(tensor_scale(out)))
+    except QuantizationError as e:
+        raise error(model, op, str(e)) from None
+
+
 def per_channel_multipliers(model, op, inp, filt, out, channels):
     """PopulateConvolutionQuantizationParams: per-channel (multiplier, shift) lists."""
     in_scale, out_scale = tensor_scale(inp), tensor_scale(out)
