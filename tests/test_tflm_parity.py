@@ -2,6 +2,8 @@
 (issue 11), as a small model.  armsim either runs it bit-exactly like TFLM's interpreter on
 all three paths, or refuses it in one line naming the tensor / op and the rule -- never a
 third answer, never paths that disagree."""
+import os
+
 import numpy as np
 import pytest
 import tflite
@@ -440,3 +442,56 @@ def test_batch_matmul_accumulators_at_rounding_boundaries_requantize_like_tflm(t
     w = g.tensor((depth, 1), "int8", scale=sr, zero_point=0, data=rhs)
     g.output(g.batch_matmul(lhs, w, out_scale=so))
     assert_runs_like_tflm(g.build(), [rows.astype(np.int8)[None]], tmp_path)
+
+
+# --- ops TFLM computes on the host ------------------------------------------------------------
+
+def test_an_op_tflm_aborts_on_is_one_line_not_a_crash(tmp_path):
+    """An ADD whose second input is an unquantized INT32 constant (a campaign mutant of ic):
+    armsim hands it to TFLM on the host, whose Prepare aborts the process
+    (QuantizeMultiplierSmallerThanOneExp's TFLITE_CHECK_GT of a 0 multiplier).  armsim ran
+    TFLM in its own process and died with SIGABRT; now the op is refused in one line."""
+    g = modelgen.Graph(seed=2)
+    x = g.input((1, 4, 4, 2), scale=0.05, zero_point=1)
+    w = g.tensor((1, 4, 4, 2), "int8", scale=0.05, zero_point=0, data=np.ones((1, 4, 4, 2)))
+    g.output(g.add(x, w, out_scale=0.1))
+    m = td.unpack(g.build())
+    const = m.subgraphs[0].tensors[1]
+    const.type, const.quantization = tflite.TensorType.INT32, None
+    m.buffers[const.buffer].data = np.zeros(4 * 32, np.uint8)
+    data = td.pack(m)
+    assert td.tflm_run(data, _x((1, 4, 4, 2))).kind == "crashed"
+    message = assert_refused(data, _x((1, 4, 4, 2)), tmp_path, "op 0 ADD", "TFLM crashed",
+                             "SIGABRT")
+    assert td.compare(data, _x((1, 4, 4, 2)), tmp_path).status == "tflm-crashed", message
+
+
+def test_host_tflm_runs_isolated_from_armsim():
+    from armsim import tflm_host
+    from armsim.model import ModelError
+    with pytest.raises(ModelError, match="^m.tflite: op 3 X: TFLM crashed running this op "
+                                         r"\(SIGABRT"):
+        tflm_host._isolated(os.abort, "m.tflite: op 3 X", "running")
+    with pytest.raises(ModelError, match="^refused$"):
+        tflm_host._isolated(lambda: (_ for _ in ()).throw(ModelError("refused")), "w", "x")
+    assert tflm_host._isolated(lambda: [np.arange(3)], "w", "x")[0].tolist() == [0, 1, 2]
+
+
+@pytest.mark.parametrize("op", ["ADD", "SUB"])
+def test_broadcast_binary_ops_are_prepared_before_tflm_computes_them(tmp_path, op):
+    """A broadcast ADD / SUB (TFLM on the host) whose output scale makes the output multiplier
+    >= 1: TFLM's Prepare derives it for any shape and aborts; armsim's Prepare now derives it
+    before handing the op over, so the refusal is armsim's own line naming the rule."""
+    g = modelgen.Graph(seed=2)
+    x = g.input((1, 4, 4, 2), scale=0.05, zero_point=1)
+    y = g.input((1, 1, 1, 2), scale=0.05, zero_point=0)
+    g.output(g.add(x, y, out_scale=1e-9))
+    m = td.unpack(g.build())
+    if op == "SUB":
+        m.operatorCodes[0].builtinCode = m.operatorCodes[0].deprecatedBuiltinCode = \
+            tflite.BuiltinOperator.SUB
+        m.subgraphs[0].operators[0].builtinOptionsType = tflite.BuiltinOptions.SubOptions
+        m.subgraphs[0].operators[0].builtinOptions = td._schema().SubOptionsT()
+    inputs = _x((1, 4, 4, 2)) + _x((1, 1, 1, 2), seed=1)
+    assert td.tflm_run(td.pack(m), inputs).kind == "crashed"
+    assert_refused(td.pack(m), inputs, tmp_path, f"op 0 {op}", "must be < 1")

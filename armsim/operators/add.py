@@ -3,8 +3,8 @@
 from armsim.kernels.tflm.quantization_util import (QuantizationError,
                                                    quantize_multiplier_smaller_than_one_exp)
 from armsim.operators import EvalGlue, Operator
-from armsim.operators.common import (Step, binary_operands, case_tag, error, tensor_scale,
-                                     tensor_zero_point)
+from armsim.operators.common import (Step, binary_operands, case_tag, error,
+                                     require_elementwise, tensor_scale, tensor_zero_point)
 
 
 def prepare(model, op):
@@ -18,6 +18,7 @@ def prepare(model, op):
             twice / ((1 << left) * float(tensor_scale(out))))
     except QuantizationError as e:
         raise error(model, op, str(e)) from None
+    require_elementwise(a, b)
     case = {"case": case_tag(model, op), "family": "elementwise_add",
             "input_1_offset": -tensor_zero_point(a), "input_1_mult": m1, "input_1_shift": s1,
             "input_2_offset": -tensor_zero_point(b), "input_2_mult": m2, "input_2_shift": s2,

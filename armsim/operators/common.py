@@ -264,7 +264,11 @@ def case_tag(model, op):
 
 
 def binary_operands(model, op):
-    """ADD / MUL operands: (input1, input2, output, activation min, max); int8, equal shapes."""
+    """ADD / MUL / SUB operands: (input1, input2, output, activation min, max), all int8, the
+    output shape the inputs' broadcast.  A broadcast itself is refused by `require_elementwise`
+    only after the op's Prepare has derived its multipliers, as TFLM's Prepare does for any
+    shape: the op then runs in TFLM on the host, which aborts the whole process on a multiplier
+    its Prepare CHECK-fails (ADD's QuantizeMultiplierSmallerThanOneExp of a quotient >= 1)."""
     a, b = input_tensor(model, op, 0, "input1"), input_tensor(model, op, 1, "input2")
     out = model.tensors[op.outputs[0]]
     for t, what in ((a, "input1"), (b, "input2"), (out, "output")):
@@ -279,10 +283,16 @@ def binary_operands(model, op):
             raise error(model, op, f"output {out.describe()} has shape {list(out.shape)}, "
                                    f"not the broadcast of {list(a.shape)} and "
                                    f"{list(b.shape)}")
-        raise NotSimulated(f"broadcasting {list(a.shape)} with {list(b.shape)}: armsim ports "
-                           f"the elementwise kernels only")
     lo, hi = activation_range(op.options["FusedActivationFunction"], out, model, op)
     return a, b, out, lo, hi
+
+
+def require_elementwise(a, b):
+    """NotSimulated unless the operands have one shape (armsim ports the elementwise kernels);
+    called at the end of an ADD / MUL / SUB Prepare (see `binary_operands`)."""
+    if a.shape != b.shape:
+        raise NotSimulated(f"broadcasting {list(a.shape)} with {list(b.shape)}: armsim ports "
+                           f"the elementwise kernels only")
 
 
 def require_16x8(model, op, inp, out, weights=None):

@@ -2,8 +2,8 @@
 (QuantizeMultiplier of input1 scale x input2 scale / output scale)."""
 from armsim.kernels.tflm.quantization_util import QuantizationError, quantize_multiplier
 from armsim.operators import EvalGlue, Operator
-from armsim.operators.common import (Step, binary_operands, case_tag, error, tensor_scale,
-                                     tensor_zero_point)
+from armsim.operators.common import (Step, binary_operands, case_tag, error,
+                                     require_elementwise, tensor_scale, tensor_zero_point)
 
 
 def prepare(model, op):
@@ -13,6 +13,7 @@ def prepare(model, op):
         mo, so = quantize_multiplier(real)
     except QuantizationError as e:
         raise error(model, op, str(e)) from None
+    require_elementwise(a, b)
     case = {"case": case_tag(model, op), "family": "elementwise_mul",
             "input_1_offset": -tensor_zero_point(a), "input_2_offset": -tensor_zero_point(b),
             "out_offset": tensor_zero_point(out), "out_mult": mo, "out_shift": so,
