@@ -495,3 +495,36 @@ def test_broadcast_binary_ops_are_prepared_before_tflm_computes_them(tmp_path, o
     inputs = _x((1, 4, 4, 2)) + _x((1, 1, 1, 2), seed=1)
     assert td.tflm_run(td.pack(m), inputs).kind == "crashed"
     assert_refused(td.pack(m), inputs, tmp_path, f"op 0 {op}", "must be < 1")
+
+
+# --- found by the campaign of seed 11 ------------------------------------------------------
+
+def test_depthwise_weights_with_an_empty_dimension_are_refused(tmp_path):
+    """kws mutant #2685: DEPTHWISE_CONV_2D weights of shape [0, 3, 3, C].  TFLM ignores
+    dimension 0 and reads 3 x 3 x C weights from the buffer; armsim held no values for the
+    empty tensor and ran the kernel on whatever followed (2 of kws's 12 outputs differed)."""
+    g = modelgen.Graph(seed=4)
+    g.output(g.depthwise_conv2d(g.input((1, 6, 6, 4), scale=0.05, zero_point=1), (3, 3)))
+    m = td.unpack(g.build())
+    m.subgraphs[0].tensors[1].shape = np.array([0, 3, 3, 4], np.int32)
+    assert_refused(td.pack(m), _x((1, 6, 6, 4)), tmp_path, "op 0 DEPTHWISE_CONV_2D",
+                   "tensor 1", "an empty dimension", tflm_refuses=False)
+
+
+def test_corrupt_buffer_vectors_are_documented_refusals(tmp_path):
+    """kws mutant #133 (a weights vector whose length runs past the end of the file: TFLM
+    reads only the bytes the shape needs and runs) and ic mutant #1750 (a buffer index
+    beyond the buffers: TFLM reads outside the vector) are corrupt files armsim refuses."""
+    data = bytearray(_conv_fc_model())
+    fb = tflite.Model.GetRootAsModel(data, 0)
+    weights = fb.Subgraphs(0).Tensors(1)
+    buf = fb.Buffers(weights.Buffer())
+    start = buf._tab.Vector(buf._tab.Offset(4))
+    data[start - 4:start] = (10 ** 8).to_bytes(4, "little")
+    assert_refused(bytes(data), _x((1, 6, 6, 2)), tmp_path, "tensor 1", "runs past the end",
+                   tflm_refuses=False)
+    m = td.unpack(_conv_fc_model())
+    m.subgraphs[0].tensors[1].buffer = len(m.buffers) + 100
+    message = assert_refused(td.pack(m), _x((1, 6, 6, 2)), tmp_path, "tensor 1",
+                             "out of range")
+    assert td.documented_refusal(message), message
