@@ -295,10 +295,12 @@ def test_pad_with_different_input_and_output_quantization_runs(tmp_path):
     """pad_common.cc never compares the quantization: the bytes are copied, padded with the
     output zero point."""
     g = modelgen.Graph(seed=6)
-    g.output(g.pad(g.input((1, 4, 4, 2), scale=0.1, zero_point=-4), ((0, 0), (1, 1), (2, 0),
-                                                                       (0, 0))))
-    g.tensors[-1].scale, g.tensors[-1].zero_point = 0.37, 9
-    assert_runs_like_tflm(g.build(), _x((1, 4, 4, 2)), tmp_path)
+    y = g.pad(g.input((1, 4, 4, 2), scale=0.1, zero_point=-4), ((0, 0), (1, 1), (2, 0), (0, 0)))
+    g.output(y)
+    g.tensors[y].scale, g.tensors[y].zero_point = 0.37, 9     # the output (not the paddings)
+    x = _x((1, 4, 4, 2))
+    out = assert_runs_like_tflm(g.build(), x, tmp_path)[0]
+    assert np.array_equal(out[:, 1:5, 2:, :], x[0]) and np.all(out[:, 0, :, :] == 9)
 
 
 def test_depth_multiplier_inconsistent_with_the_shapes_is_refused(tmp_path):
