@@ -185,6 +185,20 @@ def test_negative_per_channel_scales_run_like_tflm(tmp_path):
     assert_runs_like_tflm(g.build(), _x((1, 6, 6, 2)), tmp_path)
 
 
+def test_negative_per_channel_scales_beyond_a_31_bit_shift_are_refused(tmp_path):
+    """Negative per-channel weight scales of -1e10: each channel's multiplier needs a left
+    shift beyond 31 (undefined in MultiplyByQuantizedMultiplier).  TFLM's interpreter runs it
+    (x86 masks the shift count); armsim ran it too and every output differed (144 of 144)."""
+    g = modelgen.Graph(seed=1)
+    x = g.input((1, 6, 6, 2), scale=0.02, zero_point=3)
+    g.output(g.depthwise_conv2d(g.conv2d(x, 4, (3, 3), per_channel=True), (3, 3),
+                                per_channel=True))
+    for t in (1, 4):                                      # the two weights tensors
+        g.tensors[t].scale = np.full(len(g.tensors[t].scale), -1e10)
+    assert_refused(g.build(), _x((1, 6, 6, 2)), tmp_path, "op 0 CONV_2D", "channel 0",
+                   "needs a left shift", tflm_refuses=False)
+
+
 def test_host_quantize_and_dequantize_match_tflm_without_warnings(tmp_path):
     """float -> int8 with values far outside int32 after scaling (TFLM's interpreter gives
     INT32_MIN there, then clamps) and int8 -> float products beyond float32: bit-exact, and
