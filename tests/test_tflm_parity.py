@@ -544,3 +544,13 @@ def test_corrupt_buffer_vectors_are_documented_refusals(tmp_path):
     message = assert_refused(td.pack(m), _x((1, 6, 6, 2)), tmp_path, "tensor 1",
                              "out of range")
     assert td.documented_refusal(message), message
+
+
+def test_a_shape_beyond_any_microcontroller_memory_is_a_documented_refusal(tmp_path):
+    """kws mutant #4689 of seed 11 (a byte flip made the first conv's bias shape
+    [1442840640]): TFLM reads its 64 values and runs; armsim's loader refuses the shape."""
+    m = td.unpack(_conv_fc_model())
+    assert m.subgraphs[0].tensors[2].name == b"conv/bias"
+    m.subgraphs[0].tensors[2].shape = np.array([1442840640], np.int32)
+    assert_refused(td.pack(m), _x((1, 6, 6, 2)), tmp_path, "tensor 2", "1442840640 elements",
+                   tflm_refuses=False)

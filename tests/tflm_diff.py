@@ -56,6 +56,10 @@ DOCUMENTED_REFUSALS = (
      "outside it"),
     (r"has \d+ values for \d+ output channels",
      "a bias with fewer values than output channels: TFLM reads past the bias tensor"),
+    (r"more than any microcontroller memory holds",
+     "a tensor of more elements than any microcontroller memory holds (a corrupt shape): "
+     "refused before anything is sized by it; TFLM's kernels may index only part of it (a "
+     "constant bias is read up to the output channels)"),
     (r"negative dimension in shape",
      "a negative dimension: TFLM's element counts go negative"),
     (r"not the broadcast of",
