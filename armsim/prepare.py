@@ -64,7 +64,7 @@ def host_step(model, op, reason):
         raise error(model, op, f"not simulated ({reason}) and the model's bytes are not "
                                f"at hand to let TFLM compute it")
     one_op = tflm_host.cut(model, op)
-    tflm_host.interpreter(one_op, f"{file_name(model)}: {op.describe()}")
+    tflm_host.check(one_op, f"{file_name(model)}: {op.describe()}")
     out = model.tensors[op.outputs[0]]
     inputs = [i for i in op.inputs if i >= 0 and not model.tensors[i].constant
               and not model.tensors[i].is_variable]       # (state: TFLM keeps it)

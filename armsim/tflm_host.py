@@ -6,9 +6,17 @@ constant buffers, operator code and options copied unchanged — and run by TFLM
 interpreter (`tflite_micro`), so `run` stays bit-exact with TFLM.  Nothing is counted for
 such an op: every table, JSON and report marks it "not simulated".  Only an op TFLM itself
 cannot run is an error.
+
+TFLM runs in a forked child (`_isolated`): its C++ aborts the process on a failed
+TFLITE_CHECK (an ADD whose second input is unquantized: QuantizeMultiplierSmallerThanOneExp
+of 0), which must end in armsim's one-line error, not in armsim's death.
 """
 import contextlib
+import faulthandler
 import os
+import pickle
+import signal
+import sys
 import tempfile
 
 import numpy as np
@@ -105,8 +113,20 @@ def interpreter(model_bytes, what):
         raise ModelError(f"{what}: TFLM cannot run this op ({reason})") from None
 
 
+def check(model_bytes, what):
+    """TFLM's Prepare of a one-op model cut by `cut` (in a child): a ModelError naming `what`
+    if TFLM refuses or crashes."""
+    def prepare():
+        interpreter(model_bytes, what)           # the interpreter itself stays in the child
+    _isolated(prepare, what, "preparing")
+
+
 def run(model_bytes, inputs, what):
-    """Run a one-op model cut by `cut`; returns its outputs."""
+    """Run a one-op model cut by `cut` (in a child); returns its outputs."""
+    return _isolated(lambda: _run(model_bytes, inputs, what), what, "running")
+
+
+def _run(model_bytes, inputs, what):
     it = interpreter(model_bytes, what)
     said = []
     try:
@@ -122,3 +142,45 @@ def run(model_bytes, inputs, what):
     except Exception as e:
         reason = " ".join(" ".join(said + [str(e)]).split())[:300]
         raise ModelError(f"{what}: TFLM failed to run this op ({reason})") from None
+
+
+def _isolated(work, what, doing):
+    """`work()` in a forked child, its result or ModelError handed back through a pipe; a
+    child killed by a signal is a ModelError naming `what`.  Without fork (not POSIX), in
+    this process."""
+    if not hasattr(os, "fork"):
+        return work()
+    sys.stdout.flush()
+    sys.stderr.flush()
+    r, w = os.pipe()
+    pid = os.fork()
+    if pid == 0:                                   # child: never returns
+        try:
+            os.close(r)
+            faulthandler.disable()                 # a crash is the parent's one line
+            quiet = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(quiet, 2)                      # TFLM's own words: _captured_stderr
+            try:
+                result = ("ok", work())
+            except ModelError as e:
+                result = ("error", str(e))
+            except BaseException as e:             # handed to the parent as one line
+                result = ("error", f"{what}: TFLM failed {doing} this op "
+                                   f"({type(e).__name__}: {e})")
+            with os.fdopen(w, "wb") as f:
+                pickle.dump(result, f)
+        finally:
+            os._exit(0)
+    os.close(w)
+    with os.fdopen(r, "rb") as f:
+        blob = f.read()
+    _, status = os.waitpid(pid, 0)
+    if not blob:
+        code = os.WTERMSIG(status) if os.WIFSIGNALED(status) else os.WEXITSTATUS(status)
+        name = signal.Signals(code).name if os.WIFSIGNALED(status) else f"exit status {code}"
+        raise ModelError(f"{what}: TFLM crashed {doing} this op ({name}, e.g. a failed "
+                         f"TFLITE_CHECK: TFLM itself cannot run it)")
+    kind, value = pickle.loads(blob)
+    if kind == "error":
+        raise ModelError(value)
+    return value

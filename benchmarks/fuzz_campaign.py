@@ -31,7 +31,8 @@ from model_helpers import shared_model       # noqa: E402
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--mutants", type=int, default=3000, help="mutants in all (default 3000)")
+    ap.add_argument("--mutants", type=int, default=None,
+                    help="mutants in all (default 3000, or no limit with --minutes)")
     ap.add_argument("--minutes", type=float, default=None, help="stop after this long")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--models", default="ad,kws,ic,vww", help="shared model names")
@@ -40,6 +41,8 @@ def main():
     ap.add_argument("--timeout", type=float, default=30.0,
                     help="seconds per TFLM run (TFLM loops without end on some mutants)")
     args = ap.parse_args()
+    if args.mutants is None:
+        args.mutants = 3000 if args.minutes is None else 10**9
 
     sources = [(name, shared_model(name).read_bytes()) for name in args.models.split(",") if name]
     sources += [(Path(p).stem, Path(p).read_bytes()) for p in args.extra]

@@ -180,10 +180,19 @@ def test_output_gets_the_umask_and_keeps_an_existing_mode(tiny, tiny_input, tmp_
 
 @pytest.mark.parametrize("special", ["/dev/null", "/dev/full", "fifo", "directory"])
 def test_special_files_and_directories_are_refused(tiny, tiny_input, tmp_path, special):
+    """As root, the devices are private nodes made in tmp_path: code that replaces a device
+    by a regular file (this test's failure) must not do it to the machine's /dev/null.  (It
+    did: a run of this test on the code before d71692f left /dev/null and /dev/full regular
+    files.)  Without root, /dev cannot be written and the real devices are safe to use."""
     import os
     import stat
     target = special
-    if special == "fifo":
+    if special.startswith("/dev/") and os.geteuid() == 0:
+        device = os.stat(special).st_rdev
+        assert stat.S_ISCHR(os.stat(special).st_mode), f"{special} is no longer a device"
+        target = tmp_path / os.path.basename(special)
+        os.mknod(target, stat.S_IFCHR | 0o666, device)
+    elif special == "fifo":
         target = tmp_path / "fifo"
         os.mkfifo(target)
     elif special == "directory":

@@ -2,12 +2,16 @@
 (issue 11), as a small model.  armsim either runs it bit-exactly like TFLM's interpreter on
 all three paths, or refuses it in one line naming the tensor / op and the rule -- never a
 third answer, never paths that disagree."""
+import os
+
 import numpy as np
 import pytest
 import tflite
 
 from armsim import modelgen
+from armsim.kernels.tflm.quantization_util import quantize_multiplier
 import tflm_diff as td
+from model_helpers import shared_model
 
 PATHS = ("simd", "scalar", "reference")
 
@@ -181,6 +185,20 @@ def test_negative_per_channel_scales_run_like_tflm(tmp_path):
     assert_runs_like_tflm(g.build(), _x((1, 6, 6, 2)), tmp_path)
 
 
+def test_negative_per_channel_scales_beyond_a_31_bit_shift_are_refused(tmp_path):
+    """Negative per-channel weight scales of -1e10: each channel's multiplier needs a left
+    shift beyond 31 (undefined in MultiplyByQuantizedMultiplier).  TFLM's interpreter runs it
+    (x86 masks the shift count); armsim ran it too and every output differed (144 of 144)."""
+    g = modelgen.Graph(seed=1)
+    x = g.input((1, 6, 6, 2), scale=0.02, zero_point=3)
+    g.output(g.depthwise_conv2d(g.conv2d(x, 4, (3, 3), per_channel=True), (3, 3),
+                                per_channel=True))
+    for t in (1, 4):                                      # the two weights tensors
+        g.tensors[t].scale = np.full(len(g.tensors[t].scale), -1e10)
+    assert_refused(g.build(), _x((1, 6, 6, 2)), tmp_path, "op 0 CONV_2D", "channel 0",
+                   "needs a left shift", tflm_refuses=False)
+
+
 def test_host_quantize_and_dequantize_match_tflm_without_warnings(tmp_path):
     """float -> int8 with values far outside int32 after scaling (TFLM's interpreter gives
     INT32_MIN there, then clamps) and int8 -> float products beyond float32: bit-exact, and
@@ -291,10 +309,12 @@ def test_pad_with_different_input_and_output_quantization_runs(tmp_path):
     """pad_common.cc never compares the quantization: the bytes are copied, padded with the
     output zero point."""
     g = modelgen.Graph(seed=6)
-    g.output(g.pad(g.input((1, 4, 4, 2), scale=0.1, zero_point=-4), ((0, 0), (1, 1), (2, 0),
-                                                                       (0, 0))))
-    g.tensors[-1].scale, g.tensors[-1].zero_point = 0.37, 9
-    assert_runs_like_tflm(g.build(), _x((1, 4, 4, 2)), tmp_path)
+    y = g.pad(g.input((1, 4, 4, 2), scale=0.1, zero_point=-4), ((0, 0), (1, 1), (2, 0), (0, 0)))
+    g.output(y)
+    g.tensors[y].scale, g.tensors[y].zero_point = 0.37, 9     # the output (not the paddings)
+    x = _x((1, 4, 4, 2))
+    out = assert_runs_like_tflm(g.build(), x, tmp_path)[0]
+    assert np.array_equal(out[:, 1:5, 2:, :], x[0]) and np.all(out[:, 0, :, :] == 9)
 
 
 def test_depth_multiplier_inconsistent_with_the_shapes_is_refused(tmp_path):
@@ -367,3 +387,170 @@ def test_fully_connected_weights_format_as_tflm(tmp_path, weights_format):
     else:
         assert_refused(data, _x((1, 16)), tmp_path, "op 0 FULLY_CONNECTED",
                        "unknown weights format 2", tflm_refuses=True)
+
+
+# --- requantization multipliers: GetQuantizedConvolutionMultipler ---------------------------
+
+def _requantize(acc, multiplier, shift):
+    """MultiplyByQuantizedMultiplier over an int64 array (SaturatingRoundingDoublingHighMul,
+    then RoundingDivideByPOT), to find accumulators where two multipliers round apart."""
+    acc = np.asarray(acc, np.int64)
+    high = (acc << max(shift, 0)) * multiplier
+    high = high + np.where(high >= 0, 1 << 30, 1 - (1 << 30))
+    high = np.where(high >= 0, high >> 31, -((-high) >> 31))
+    mask = (1 << max(-shift, 0)) - 1
+    return (high >> max(-shift, 0)) + ((high & mask) > (mask >> 1) + (high < 0))
+
+
+def _accumulators_where_float_and_double_products_disagree(in_scale, weight_scale, out_scale):
+    """The accumulators of an int8 output whose requantization differs between the
+    multiplier of float(in_scale * weight_scale) and of the double product."""
+    si, sw, so = (float(np.float32(s)) for s in (in_scale, weight_scale, out_scale))
+    via_float = quantize_multiplier(float(np.float32(si) * np.float32(sw)) / so)
+    via_double = quantize_multiplier(si * sw / so)
+    n = int(127 / (si * sw / so))
+    acc = np.arange(-n, n + 1)
+    return acc[_requantize(acc, *via_float) != _requantize(acc, *via_double)]
+
+
+def test_ad_requantizes_with_the_scale_product_in_double(tmp_path):
+    """The campaign's one silent mismatch on the unmodified ad model: output[624] was -22 on
+    all three paths, TFLM's -21.  The last layer's accumulator -88337 sits 0.001 LSB from a
+    rounding boundary, and armsim's multiplier came from float(input scale x weights scale)
+    (1462485078) where TFLM's interpreter multiplies the scales in double (1462485049)."""
+    data = shared_model("ad").read_bytes()
+    out = assert_runs_like_tflm(data, td.inputs_for(data, None, 2100), tmp_path)
+    assert out[0].ravel()[624] == -21
+
+
+def test_fully_connected_accumulators_at_rounding_boundaries_requantize_like_tflm(tmp_path):
+    """Per-tensor FULLY_CONNECTED whose biases are exactly the accumulators that the float
+    and the double scale product requantize 1 apart (inputs at the zero point, so each output
+    is its bias requantized)."""
+    si, sw, so = 0.02479089, 0.01955668, 36.449847
+    hits = _accumulators_where_float_and_double_products_disagree(si, sw, so)
+    assert len(hits) >= 4, hits
+    g = modelgen.Graph(seed=1)
+    x = g.input((1, 1), scale=si, zero_point=5)
+    g.output(g.fully_connected(x, len(hits), weights=np.ones((len(hits), 1)), bias=hits,
+                               weight_scale=sw, out_scale=so))
+    assert_runs_like_tflm(g.build(), [np.full((1, 1), 5, np.int8)], tmp_path)
+
+
+def test_batch_matmul_accumulators_at_rounding_boundaries_requantize_like_tflm(tmp_path):
+    """BATCH_MATMUL takes its multiplier from GetQuantizedConvolutionMultipler too: each lhs
+    row sums to one of the accumulators where the float and the double scale product
+    requantize 1 apart (rhs column: 127 everywhere but a last 1)."""
+    sl, sr, so = 0.02479089, 0.01955668, 36.449847
+    hits = _accumulators_where_float_and_double_products_disagree(sl, sr, so)
+    depth = 1024
+    rows = np.zeros((len(hits), depth), np.int64)
+    for row, target in zip(rows, hits):
+        whole, rest = divmod(abs(int(target)), 127)
+        row[:whole // 127], row[whole // 127] = 127, whole % 127
+        row[-1] = rest
+        row *= int(np.sign(target))
+    rhs = np.full((depth, 1), 127)
+    rhs[-1] = 1
+    assert np.array_equal(rows @ rhs[:, 0], hits)
+    g = modelgen.Graph(seed=1)
+    lhs = g.input((1, len(hits), depth), scale=sl, zero_point=0)
+    w = g.tensor((depth, 1), "int8", scale=sr, zero_point=0, data=rhs)
+    g.output(g.batch_matmul(lhs, w, out_scale=so))
+    assert_runs_like_tflm(g.build(), [rows.astype(np.int8)[None]], tmp_path)
+
+
+# --- ops TFLM computes on the host ------------------------------------------------------------
+
+def test_an_op_tflm_aborts_on_is_one_line_not_a_crash(tmp_path):
+    """An ADD whose second input is an unquantized INT32 constant (a campaign mutant of ic):
+    armsim hands it to TFLM on the host, whose Prepare aborts the process
+    (QuantizeMultiplierSmallerThanOneExp's TFLITE_CHECK_GT of a 0 multiplier).  armsim ran
+    TFLM in its own process and died with SIGABRT; now the op is refused in one line."""
+    g = modelgen.Graph(seed=2)
+    x = g.input((1, 4, 4, 2), scale=0.05, zero_point=1)
+    w = g.tensor((1, 4, 4, 2), "int8", scale=0.05, zero_point=0, data=np.ones((1, 4, 4, 2)))
+    g.output(g.add(x, w, out_scale=0.1))
+    m = td.unpack(g.build())
+    const = m.subgraphs[0].tensors[1]
+    const.type, const.quantization = tflite.TensorType.INT32, None
+    m.buffers[const.buffer].data = np.zeros(4 * 32, np.uint8)
+    data = td.pack(m)
+    assert td.tflm_run(data, _x((1, 4, 4, 2))).kind == "crashed"
+    message = assert_refused(data, _x((1, 4, 4, 2)), tmp_path, "op 0 ADD", "TFLM crashed",
+                             "SIGABRT")
+    assert td.compare(data, _x((1, 4, 4, 2)), tmp_path).status == "tflm-crashed", message
+
+
+def test_host_tflm_runs_isolated_from_armsim():
+    from armsim import tflm_host
+    from armsim.model import ModelError
+    with pytest.raises(ModelError, match="^m.tflite: op 3 X: TFLM crashed running this op "
+                                         r"\(SIGABRT"):
+        tflm_host._isolated(os.abort, "m.tflite: op 3 X", "running")
+    with pytest.raises(ModelError, match="^refused$"):
+        tflm_host._isolated(lambda: (_ for _ in ()).throw(ModelError("refused")), "w", "x")
+    assert tflm_host._isolated(lambda: [np.arange(3)], "w", "x")[0].tolist() == [0, 1, 2]
+
+
+@pytest.mark.parametrize("op", ["ADD", "SUB"])
+def test_broadcast_binary_ops_are_prepared_before_tflm_computes_them(tmp_path, op):
+    """A broadcast ADD / SUB (TFLM on the host) whose output scale makes the output multiplier
+    >= 1: TFLM's Prepare derives it for any shape and aborts; armsim's Prepare now derives it
+    before handing the op over, so the refusal is armsim's own line naming the rule."""
+    g = modelgen.Graph(seed=2)
+    x = g.input((1, 4, 4, 2), scale=0.05, zero_point=1)
+    y = g.input((1, 1, 1, 2), scale=0.05, zero_point=0)
+    g.output(g.add(x, y, out_scale=1e-9))
+    m = td.unpack(g.build())
+    if op == "SUB":
+        m.operatorCodes[0].builtinCode = m.operatorCodes[0].deprecatedBuiltinCode = \
+            tflite.BuiltinOperator.SUB
+        m.subgraphs[0].operators[0].builtinOptionsType = tflite.BuiltinOptions.SubOptions
+        m.subgraphs[0].operators[0].builtinOptions = td._schema().SubOptionsT()
+    inputs = _x((1, 4, 4, 2)) + _x((1, 1, 1, 2), seed=1)
+    assert td.tflm_run(td.pack(m), inputs).kind == "crashed"
+    assert_refused(td.pack(m), inputs, tmp_path, f"op 0 {op}", "must be < 1")
+
+
+# --- found by the campaign of seed 11 ------------------------------------------------------
+
+def test_depthwise_weights_with_an_empty_dimension_are_refused(tmp_path):
+    """kws mutant #2685: DEPTHWISE_CONV_2D weights of shape [0, 3, 3, C].  TFLM ignores
+    dimension 0 and reads 3 x 3 x C weights from the buffer; armsim held no values for the
+    empty tensor and ran the kernel on whatever followed (2 of kws's 12 outputs differed)."""
+    g = modelgen.Graph(seed=4)
+    g.output(g.depthwise_conv2d(g.input((1, 6, 6, 4), scale=0.05, zero_point=1), (3, 3)))
+    m = td.unpack(g.build())
+    m.subgraphs[0].tensors[1].shape = np.array([0, 3, 3, 4], np.int32)
+    assert_refused(td.pack(m), _x((1, 6, 6, 4)), tmp_path, "op 0 DEPTHWISE_CONV_2D",
+                   "tensor 1", "an empty dimension", tflm_refuses=False)
+
+
+def test_corrupt_buffer_vectors_are_documented_refusals(tmp_path):
+    """kws mutant #133 (a weights vector whose length runs past the end of the file: TFLM
+    reads only the bytes the shape needs and runs) and ic mutant #1750 (a buffer index
+    beyond the buffers: TFLM reads outside the vector) are corrupt files armsim refuses."""
+    data = bytearray(_conv_fc_model())
+    fb = tflite.Model.GetRootAsModel(data, 0)
+    weights = fb.Subgraphs(0).Tensors(1)
+    buf = fb.Buffers(weights.Buffer())
+    start = buf._tab.Vector(buf._tab.Offset(4))
+    data[start - 4:start] = (10 ** 8).to_bytes(4, "little")
+    assert_refused(bytes(data), _x((1, 6, 6, 2)), tmp_path, "tensor 1", "runs past the end",
+                   tflm_refuses=False)
+    m = td.unpack(_conv_fc_model())
+    m.subgraphs[0].tensors[1].buffer = len(m.buffers) + 100
+    message = assert_refused(td.pack(m), _x((1, 6, 6, 2)), tmp_path, "tensor 1",
+                             "out of range")
+    assert td.documented_refusal(message), message
+
+
+def test_a_shape_beyond_any_microcontroller_memory_is_a_documented_refusal(tmp_path):
+    """kws mutant #4689 of seed 11 (a byte flip made the first conv's bias shape
+    [1442840640]): TFLM reads its 64 values and runs; armsim's loader refuses the shape."""
+    m = td.unpack(_conv_fc_model())
+    assert m.subgraphs[0].tensors[2].name == b"conv/bias"
+    m.subgraphs[0].tensors[2].shape = np.array([1442840640], np.int32)
+    assert_refused(td.pack(m), _x((1, 6, 6, 2)), tmp_path, "tensor 2", "1442840640 elements",
+                   tflm_refuses=False)

@@ -44,9 +44,22 @@ DOCUMENTED_REFUSALS = (
      "a NaN or infinite scale: TFLM converts NaN / inf to an integer multiplier (undefined "
      "behaviour in C++)"),
     (r"an empty dimension",
-     "FULLY_CONNECTED weights with a zero dimension: TFLM divides the input by a depth of 0"),
+     "weights with a zero dimension: TFLM's FULLY_CONNECTED divides the input by a depth of "
+     "0, its DEPTHWISE_CONV_2D ignores dimension 0 and reads H x W x C weights of a tensor "
+     "declared empty"),
+    (r"runs past the end of the file",
+     "a buffer whose length runs past the end of the file (a corrupt flatbuffer): TFLM does "
+     "not verify the file and reads the tensor's bytes from wherever the vector starts"),
+    (r"buffer index -?\d+ out of range",
+     "a tensor's buffer index beyond the model's buffers: TFLM indexes the vector unchecked "
+     "(flatbuffers' bounds check is an assert, off in release builds) and reads a table "
+     "outside it"),
     (r"has \d+ values for \d+ output channels",
      "a bias with fewer values than output channels: TFLM reads past the bias tensor"),
+    (r"more than any microcontroller memory holds",
+     "a tensor of more elements than any microcontroller memory holds (a corrupt shape): "
+     "refused before anything is sized by it; TFLM's kernels may index only part of it (a "
+     "constant bias is read up to the output channels)"),
     (r"negative dimension in shape",
      "a negative dimension: TFLM's element counts go negative"),
     (r"not the broadcast of",

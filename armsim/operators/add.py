@@ -8,7 +8,7 @@ from armsim.kernels.tflm.quantization_util import (QuantizationError,
                                                    quantize_multiplier_smaller_than_one_exp)
 from armsim.operators import EvalGlue, Operator
 from armsim.operators.common import (NotSimulated, Step, binary_operands, case_tag, error,
-                                     tensor_scale, tensor_zero_point)
+                                     require_elementwise, tensor_scale, tensor_zero_point)
 
 
 def prepare(model, op):
@@ -29,6 +29,7 @@ def prepare(model, op):
             twice / ((1 << left) * float(tensor_scale(out))))
     except QuantizationError as e:
         raise error(model, op, str(e)) from None
+    require_elementwise(a, b)
     family = "elementwise_add_s16" if int16 else "elementwise_add"
     case = {"case": case_tag(model, op), "family": family,
             "input_1_offset": -tensor_zero_point(a), "input_1_mult": m1, "input_1_shift": s1,

@@ -3,7 +3,7 @@ int8 goes to arm_batch_matmul_s8, int16 to arm_batch_matmul_s16) and reference E
 (batch_matmul.cc: BatchMatMul<int8_t, int32_t> / <int16_t, int64_t>), Prepare as the
 CMSIS-NN Prepare derives it (lhs, rhs and output of one type, int8 or int16; ranks 2-4,
 batch dims that broadcast, equal accumulation depths, GetQuantizedConvolutionMultipler:
-float(lhs scale * rhs scale) / output scale, the type's range, no fused activation; int16
+lhs scale * rhs scale / output scale, in double as TFLM's interpreter computes it, the type's range, no fused activation; int16
 zero points 0).
 
 Eval, both builds: the rhs is transposed to [..., N, K] unless adj_y, the lhs to
@@ -26,10 +26,9 @@ import math
 
 import numpy as np
 
-from armsim.kernels.tflm.quantization_util import QuantizationError, quantize_multiplier
 from armsim.operators import EvalGlue, Operator
-from armsim.operators.common import (Step, case_tag, error, input_tensor, require_int8,
-                                     tensor_scale, tensor_zero_point)
+from armsim.operators.common import (Step, case_tag, convolution_multiplier, error, input_tensor,
+                                     require_int8, tensor_zero_point)
 
 DIMS = "nhwc"
 ALIGN = 16
@@ -93,12 +92,7 @@ def prepare(model, op):
     if tuple(out.shape) != expect:
         raise error(model, op, f"output {out.describe()} has shape {list(out.shape)}, Prepare "
                                f"computes {list(expect)}")
-    # GetQuantizedConvolutionMultipler: the float product of the scales, then a double divide
-    product = float(np.float32(tensor_scale(lhs) * tensor_scale(rhs)))
-    try:
-        mult, shift = quantize_multiplier(product / float(tensor_scale(out)))
-    except QuantizationError as e:
-        raise error(model, op, str(e)) from None
+    mult, shift = convolution_multiplier(model, op, lhs, rhs, out)
 
     def swap(s):
         return list(s[:-2]) + [s[-1], s[-2]]

@@ -122,6 +122,27 @@ def padding(pad_code, stride, dilation, in_size, filt):
     return out, total // 2
 
 
+def convolution_multiplier(model, op, inp, filt, out):
+    """GetQuantizedConvolutionMultipler (kernel_util.cc) and QuantizeMultiplier for per-tensor
+    FULLY_CONNECTED and BATCH_MATMUL: (multiplier, shift) of input scale x filter scale / output
+    scale.  The product is taken in double, as the TFLM the suite is bit-exact with computes it:
+    the tflite_micro wheel (built from tflite-micro 8f6596d) widens both scales before it
+    multiplies (CVTSS2SD, CVTSS2SD, MULSD in its _runtime.so), the change tflite-micro PR #1486
+    proposed.  The source the measured firmware was built from (90b983c) still rounds the
+    product to float first (static_cast<double>(a * b)); the multipliers then differ in the
+    last bits (ad's last layer: 1462485049 in double, 1462485078 via float), which moves an
+    output by 1 LSB when the accumulator sits at a rounding boundary."""
+    product = float(tensor_scale(inp)) * float(tensor_scale(filt))
+    if not product >= 0:
+        raise error(model, op, f"input scale x {filt.describe()} scale = {product:g} is "
+                               f"negative (TFLM's GetQuantizedConvolutionMultipler requires "
+                               f">= 0)")
+    try:
+        return quantize_multiplier(product / float(tensor_scale(out)))
+    except QuantizationError as e:
+        raise error(model, op, str(e)) from None
+
+
 def per_channel_multipliers(model, op, inp, filt, out, channels):
     """PopulateConvolutionQuantizationParams: per-channel (multiplier, shift) lists."""
     in_scale, out_scale = tensor_scale(inp), tensor_scale(out)
@@ -243,11 +264,15 @@ def case_tag(model, op):
 
 
 def binary_operands(model, op):
-    """ADD / MUL operands: (input1, input2, output, activation min, max); int8, or int16 for
-    all three (the s16 kernels), equal shapes.  Mixed types: TFLM's reference kernels run
-    them (reading each operand as the output's type), so TFLM on the host -- except an
-    operand narrower than the output, which TFLM reads past the end of its buffer: no
-    defined result to match, so refused."""
+    """ADD / MUL / SUB operands: (input1, input2, output, activation min, max); int8, or int16
+    for all three (the s16 kernels), the output shape the inputs' broadcast.  Mixed types:
+    TFLM's reference kernels run them (reading each operand as the output's type), so TFLM on
+    the host -- except an operand narrower than the output, which TFLM reads past the end of
+    its buffer: no defined result to match, so refused.  A broadcast itself is refused by
+    `require_elementwise` only after the op's Prepare has derived its multipliers, as TFLM's
+    Prepare does for any shape: the op then runs in TFLM on the host, which aborts the whole
+    process on a multiplier its Prepare CHECK-fails (ADD's QuantizeMultiplierSmallerThanOneExp
+    of a quotient >= 1)."""
     a, b = input_tensor(model, op, 0, "input1"), input_tensor(model, op, 1, "input2")
     out = model.tensors[op.outputs[0]]
     for t, what in ((a, "input1"), (b, "input2"), (out, "output")):
@@ -272,10 +297,16 @@ def binary_operands(model, op):
             raise error(model, op, f"output {out.describe()} has shape {list(out.shape)}, "
                                    f"not the broadcast of {list(a.shape)} and "
                                    f"{list(b.shape)}")
-        raise NotSimulated(f"broadcasting {list(a.shape)} with {list(b.shape)}: armsim ports "
-                           f"the elementwise kernels only")
     lo, hi = activation_range(op.options["FusedActivationFunction"], out, model, op)
     return a, b, out, lo, hi
+
+
+def require_elementwise(a, b):
+    """NotSimulated unless the operands have one shape (armsim ports the elementwise kernels);
+    called at the end of an ADD / MUL / SUB Prepare (see `binary_operands`)."""
+    if a.shape != b.shape:
+        raise NotSimulated(f"broadcasting {list(a.shape)} with {list(b.shape)}: armsim ports "
+                           f"the elementwise kernels only")
 
 
 def require_16x8(model, op, inp, out, weights=None):

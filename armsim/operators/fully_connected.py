@@ -1,12 +1,11 @@
 """FULLY_CONNECTED: TFLM's Register_FULLY_CONNECTED() (cmsis_nn/fully_connected.cc,
 fully_connected.cc), Prepare as fully_connected_common.cc derives the kernel parameters
 (per-tensor GetQuantizedConvolutionMultipler, per-channel QuantizeMultiplier)."""
-import numpy as np
 
-from armsim.kernels.tflm.quantization_util import (QuantizationError, quantize_multiplier)
 from armsim.operators import EvalGlue, Operator
 from armsim.operators.common import (NotSimulated, Step, activation_range, bias_values,
-                                     case_tag, check_quantized_bias_type, error, input_tensor,
+                                     case_tag, check_quantized_bias_type,
+                                     convolution_multiplier, error, input_tensor,
                                      per_channel_multipliers, TENSOR_TYPE_INT32, require_16x8, require_int8,
                                      require_rank, tensor_scale, tensor_zero_point,
                                      weights_values)
@@ -67,21 +66,12 @@ def prepare(model, op):
         case["quant_params"] = {"per_channel": True}
         case["output_mult"], case["output_shift"] = mults, shifts
     else:
-        # GetQuantizedConvolutionMultipler: the float product input_scale * filter_scale
-        product = float(np.float32(tensor_scale(inp) * tensor_scale(filt)))
-        if not product >= 0:
-            raise error(model, op, f"input scale x weights {filt.describe()} scale = "
-                                   f"{product:g} is negative (TFLM's "
-                                   f"GetQuantizedConvolutionMultipler requires >= 0)")
         if bias is not None:      # an unquantized bias has scale 0 there, as in TFLM
             diff = abs(float(tensor_scale(inp)) * float(tensor_scale(filt)) - float(tensor_scale(bias)))
             if not diff / float(tensor_scale(out)) <= 0.02:      # NaN fails, as in TFLM
                 raise error(model, op, f"bias {bias.describe()} scale does not match "
                                       f"input_scale * filter_scale")
-        try:
-            q, s = quantize_multiplier(product / float(tensor_scale(out)))
-        except QuantizationError as e:
-            raise error(model, op, str(e)) from None
+        q, s = convolution_multiplier(model, op, inp, filt, out)
         case["quant_params"] = {"per_channel": False, "multiplier": q, "shift": s}
     step = Step(op.index, op.op, case["family"], False, case, {"input": inp.index},
                 out.index, out.shape, batches * units * depth)

@@ -6,7 +6,7 @@ others).  A broadcast runs TFLM's reference BroadcastMul4DSlow in both builds: o
 from armsim.kernels.tflm.quantization_util import QuantizationError, quantize_multiplier
 from armsim.operators import EvalGlue, Operator
 from armsim.operators.common import (Step, binary_operands, case_tag, error, input_tensor,
-                                     tensor_scale, tensor_zero_point)
+                                     require_elementwise, tensor_scale, tensor_zero_point)
 
 
 def _prepare_checks(model, op):
@@ -34,6 +34,7 @@ def prepare(model, op):
         mo, so = quantize_multiplier(real)
     except QuantizationError as e:
         raise error(model, op, str(e)) from None
+    require_elementwise(a, b)
     family = "elementwise_mul_s16" if int16 else "elementwise_mul"
     case = {"case": case_tag(model, op), "family": family,
             "input_1_offset": -tensor_zero_point(a), "input_2_offset": -tensor_zero_point(b),

@@ -12,15 +12,13 @@ from armsim.kernels.tflm.quantization_util import (QuantizationError,
                                                    quantize_multiplier_smaller_than_one_exp)
 from armsim.operators import EvalGlue, Operator
 from armsim.operators.common import (NotSimulated, Step, binary_operands, case_tag, error,
-                                     tensor_scale, tensor_zero_point)
+                                     require_elementwise, tensor_scale, tensor_zero_point)
 
 LEFT_SHIFT = 20
 
 
 def prepare(model, op):
     a, b, out, lo, hi = binary_operands(model, op)
-    if a.constant or b.constant:
-        raise NotSimulated("a constant operand: armsim's port takes activations")
     sa, sb, so = tensor_scale(a), tensor_scale(b), tensor_scale(out)
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
         twice = np.float32(2) * max(sa, sb)                  # float arithmetic, as in C
@@ -31,6 +29,9 @@ def prepare(model, op):
                                          for r in reals)
     except QuantizationError as e:
         raise error(model, op, str(e)) from None
+    require_elementwise(a, b)
+    if a.constant or b.constant:
+        raise NotSimulated("a constant operand: armsim's port takes activations")
     case = {"case": case_tag(model, op), "family": "sub",
             "input_1_offset": -tensor_zero_point(a), "input_1_mult": m1, "input_1_shift": s1,
             "input_2_offset": -tensor_zero_point(b), "input_2_mult": m2, "input_2_shift": s2,
