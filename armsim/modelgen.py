@@ -376,6 +376,21 @@ class Graph:
                 tflite.MulOptionsEnd)
         return self._op(_BO.MUL, [a, b], [y], _OPT.MulOptions, opts)
 
+    def prelu(self, x, alpha, alpha_scale=0.01, alpha_zero_point=0, out_scale=None,
+              out_zero_point=0, name=None):
+        """PRELU of int8 `x` with `alpha`: a tensor index (e.g. a model input), or int8
+        values made a constant in (alpha_scale, alpha_zero_point); it broadcasts to x."""
+        name = name or f"prelu_{len(self.ops)}"
+        if not isinstance(alpha, (int, np.integer)):
+            values = np.asarray(alpha)
+            alpha = self.tensor(values.shape, "int8", alpha_scale, alpha_zero_point,
+                                data=values, name=f"{name}/alpha")
+        shape = self._binary_shape(x, alpha, name)
+        if out_scale is None:
+            out_scale = self.quant(x)[0]
+        y = self.tensor(shape, "int8", out_scale, out_zero_point, name=name)
+        return self._op(_BO.PRELU, [x, alpha], [y])
+
     def reshape(self, x, new_shape, shape_tensor=True, shape_option=True, name=None):
         """RESHAPE (one -1 allowed); the new shape as an int32 input tensor like the
         converter emits, and also in ReshapeOptions unless `shape_option` is False (the

@@ -223,7 +223,10 @@ def _reference_only(step, values, build, tracer=None):
     mem.region("sram", machine.SRAM_BASE, 0).region("flash", machine.FLASH_BASE, 0)
     addr = {}
     if "inputs" in step.inputs:
-        addr["inputs"] = [mem.place("sram", values[i]) for i in step.inputs["inputs"]]
+        # a constant operand the port reads from memory: extra["constants"], in flash
+        constants = step.extra.get("constants", {})
+        addr["inputs"] = [mem.place("flash", constants[i]) if i in constants
+                          else mem.place("sram", values[i]) for i in step.inputs["inputs"]]
     else:
         addr["input"] = mem.place("sram", values[step.inputs["input"]])
     # several outputs (UNPACK, SPLIT): extra["outputs"] (tensors) and extra["output_counts"],
