@@ -391,6 +391,17 @@ class Graph:
         y = self.tensor(shape, "int8", out_scale, out_zero_point, name=name)
         return self._op(_BO.PRELU, [x, alpha], [y])
 
+    def squared_difference(self, a, b, out_scale=None, out_zero_point=0, name=None):
+        """SQUARED_DIFFERENCE of two int8 tensors (broadcasting allowed)."""
+        name = name or f"squared_difference_{len(self.ops)}"
+        shape = self._binary_shape(a, b, name)
+        if out_scale is None:
+            out_scale = (2 * max(self.quant(a)[0], self.quant(b)[0])) ** 2 * 64
+        y = self.tensor(shape, "int8", out_scale, out_zero_point, name=name)
+        opts = (tflite.SquaredDifferenceOptionsStart, [], tflite.SquaredDifferenceOptionsEnd)
+        return self._op(_BO.SQUARED_DIFFERENCE, [a, b], [y], _OPT.SquaredDifferenceOptions,
+                        opts)
+
     def reshape(self, x, new_shape, shape_tensor=True, shape_option=True, name=None):
         """RESHAPE (one -1 allowed); the new shape as an int32 input tensor like the
         converter emits, and also in ReshapeOptions unless `shape_option` is False (the
