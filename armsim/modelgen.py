@@ -468,6 +468,21 @@ class Graph:
         opts = (tflite.PadOptionsStart, [], tflite.PadOptionsEnd)
         return self._op(_BO.PAD, [x, p], [y], _OPT.PadOptions, opts)
 
+    def mirror_pad(self, x, paddings, mode="REFLECT", paddings_dtype="int32", name=None):
+        """MIRROR_PAD by `paddings` [[before, after]] per dim (a constant of
+        `paddings_dtype`, int32 or int64), mode REFLECT or SYMMETRIC."""
+        shape = self.shape(x)
+        paddings = np.asarray(paddings, np.int64).reshape(len(shape), 2)
+        out = [s + int(p[0]) + int(p[1]) for s, p in zip(shape, paddings)]
+        scale, zp = self.quant(x)
+        y = self.tensor(out, "int8", scale, zp, name=name)
+        p = self.tensor((len(shape), 2), paddings_dtype, data=paddings,
+                        name=f"{self.tensors[y].name}/paddings")
+        opts = (tflite.MirrorPadOptionsStart,
+                [(tflite.MirrorPadOptionsAddMode, getattr(tflite.MirrorPadMode, mode))],
+                tflite.MirrorPadOptionsEnd)
+        return self._op(_BO.MIRROR_PAD, [x, p], [y], _OPT.MirrorPadOptions, opts)
+
     def transpose(self, x, perm, name=None):
         """TRANSPOSE by `perm` (an int32 constant input); output dim k is input dim perm[k]."""
         shape = self.shape(x)

@@ -235,8 +235,11 @@ def _reference_only(step, values, build, tracer=None):
     counts = step.extra.get("output_counts") or [int(np.prod(step.output_shape, dtype=np.int64))]
     addr["outputs"] = [mem.place("sram", max(n * dtype.itemsize, 1)) for n in counts]
     addr["output"] = addr["outputs"][0]
-    scratch = int(step.case.get("scratch_bytes", 0))
-    addr["scratch"] = mem.place("sram", scratch) if scratch else 0
+    scratch = step.case.get("scratch_bytes", 0)     # several buffers: a list of sizes
+    if isinstance(scratch, list):
+        addr["scratch"] = [mem.place("sram", int(n)) for n in scratch]
+    else:
+        addr["scratch"] = mem.place("sram", int(scratch)) if scratch else 0
     # TFLM's kernels: CMSIS_NN_USE_SINGLE_ROUNDING does not reach them (some ports share
     # arm_nn_requantize's code for MultiplyByQuantizedMultiplier)
     m = machine.build(mem, dsp=build.dsp_extension, armclang=build.armclang)
