@@ -76,6 +76,15 @@ def test_prelu_alpha_not_broadcasting_refused():
         prepare.prepare(model.parse(g.build(), "prelu_bad.tflite"))
 
 
+def test_prelu_rank_5_refused():
+    g = modelgen.Graph()
+    x = g.input((1, 2, 1, 2, 3), scale=0.05)
+    g.output(g.prelu(x, np.ones(3)))
+    with pytest.raises(ModelError, match=r"PRELU.*input .* has rank 5: TFLM's "
+                                         r"BroadcastPrelu4DSlow takes at most 4"):
+        prepare.prepare(model.parse(g.build(), "prelu_rank5.tflite"))
+
+
 # --- SQUARED_DIFFERENCE --------------------------------------------------------------------
 
 def squared_difference_model():
