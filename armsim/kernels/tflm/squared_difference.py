@@ -18,19 +18,30 @@ inlined into the loop, written in the shape of the ADD port (armsim.kernels.tflm
 .elementwise_add, read off gcc -O2's listing: its inlined
 MultiplyByQuantizedMultiplierSmallerThanOneExp is reused) with a SUB and MUL for the
 difference and its square, then a BL to TFLM's out-of-line MultiplyByQuantizedMultiplier
-(armsim.kernels.tflm.common); the broadcast loop's index arithmetic is PRELU's
-(armsim.kernels.tflm.prelu).  Not fitted.
+(armsim.kernels.tflm.common); the broadcast loop computes Offset and both
+SubscriptToIndex in full per element (MUL/MLA, strides from the descs).  Not fitted.
 """
 from armsim.cpu.kernel import kernel, run
 from armsim.cpu.ops import (add, bcc, bl, cmp, it, ldr_sp, ldrd_sp, ldrsb, lsl, mla, mov, mul,
                             pop_pc, push, str_sp, strb, sub)
 from armsim.kernels.tflm.common import MultiplyByQuantizedMultiplier
 from armsim.kernels.tflm.elementwise_add import _matching_size, _smaller_than_one_exp
-from armsim.kernels.tflm.prelu import _subscript_to_index, extended, strides
+from armsim.kernels.tflm.prelu import extended, strides
 
 NAMES = {False: "tflite::reference_integer_ops::ElementWise<int8_t> (SquaredDifference)",
          True: "tflite::reference_integer_ops::BroadcastBinaryFunction4DSlow<int8_t> "
                "(SquaredDifference)"}
+
+
+@kernel(inline=True)
+def _subscript_to_index(m, b, y, x, c, s0, s1, s2, s3):
+    """b * strides[0] + y * strides[1] + x * strides[2] + c * strides[3]."""
+    ldrd_sp(m)                                          # desc.strides[0..1]
+    ldrd_sp(m)                                          # desc.strides[2..3]
+    i = mul(m, c, s3)
+    i = mla(m, x, s2, i)
+    i = mla(m, y, s1, i)
+    return mla(m, b, s0, i)
 
 
 @kernel(inline=True)
@@ -64,11 +75,11 @@ def _squared_difference(m, x, y, input1_offset, input2_offset, left_shift, input
     raw_output = add(m, raw_output, output_offset)
     ldrd_sp(m)                                          # quantized_activation_min / max
     cmp(m, raw_output, -128)                            # std::max
-    it(m, raw_output < -128)
+    it(m, 0 if raw_output < -128 else 1)               # IT LT: the MOV fails unless taken
     if raw_output < -128:
         raw_output = mov(m, -128)
     cmp(m, raw_output, 127)                             # std::min
-    it(m, raw_output > 127)
+    it(m, 0 if raw_output > 127 else 1)
     if raw_output > 127:
         raw_output = mov(m, 127)
     return raw_output
