@@ -116,7 +116,8 @@ def scratch_bytes(step, build):
     if step.host:
         return 0
     if step.reference_only:
-        return int(step.case.get("scratch_bytes", 0))   # MEAN's int32 temp_sum
+        sizes = step.case.get("scratch_bytes", 0)       # MEAN's int32 temp_sum; MIRROR_PAD's two
+        return [int(n) for n in sizes] if isinstance(sizes, list) else int(sizes)
     if not build.cmsis_nn:   # a CMSIS-NN family's reference kernel may request some too
         module = harness.family(step.case["family"])
         if hasattr(module, "reference_buffer_sizes"):

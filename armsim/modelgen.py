@@ -379,6 +379,32 @@ class Graph:
                 tflite.MulOptionsEnd)
         return self._op(_BO.MUL, [a, b], [y], _OPT.MulOptions, opts)
 
+    def prelu(self, x, alpha, alpha_scale=0.01, alpha_zero_point=0, out_scale=None,
+              out_zero_point=0, name=None):
+        """PRELU of int8 `x` with `alpha`: a tensor index (e.g. a model input), or int8
+        values made a constant in (alpha_scale, alpha_zero_point); it broadcasts to x."""
+        name = name or f"prelu_{len(self.ops)}"
+        if not isinstance(alpha, (int, np.integer)):
+            values = np.asarray(alpha)
+            alpha = self.tensor(values.shape, "int8", alpha_scale, alpha_zero_point,
+                                data=values, name=f"{name}/alpha")
+        shape = self._binary_shape(x, alpha, name)
+        if out_scale is None:
+            out_scale = self.quant(x)[0]
+        y = self.tensor(shape, "int8", out_scale, out_zero_point, name=name)
+        return self._op(_BO.PRELU, [x, alpha], [y])
+
+    def squared_difference(self, a, b, out_scale=None, out_zero_point=0, name=None):
+        """SQUARED_DIFFERENCE of two int8 tensors (broadcasting allowed)."""
+        name = name or f"squared_difference_{len(self.ops)}"
+        shape = self._binary_shape(a, b, name)
+        if out_scale is None:
+            out_scale = (2 * max(self.quant(a)[0], self.quant(b)[0])) ** 2 * 64
+        y = self.tensor(shape, "int8", out_scale, out_zero_point, name=name)
+        opts = (tflite.SquaredDifferenceOptionsStart, [], tflite.SquaredDifferenceOptionsEnd)
+        return self._op(_BO.SQUARED_DIFFERENCE, [a, b], [y], _OPT.SquaredDifferenceOptions,
+                        opts)
+
     def reshape(self, x, new_shape, shape_tensor=True, shape_option=True, name=None):
         """RESHAPE (one -1 allowed); the new shape as an int32 input tensor like the
         converter emits, and also in ReshapeOptions unless `shape_option` is False (the
@@ -444,6 +470,21 @@ class Graph:
                         name=f"{self.tensors[y].name}/paddings")
         opts = (tflite.PadOptionsStart, [], tflite.PadOptionsEnd)
         return self._op(_BO.PAD, [x, p], [y], _OPT.PadOptions, opts)
+
+    def mirror_pad(self, x, paddings, mode="REFLECT", paddings_dtype="int32", name=None):
+        """MIRROR_PAD by `paddings` [[before, after]] per dim (a constant of
+        `paddings_dtype`, int32 or int64), mode REFLECT or SYMMETRIC."""
+        shape = self.shape(x)
+        paddings = np.asarray(paddings, np.int64).reshape(len(shape), 2)
+        out = [s + int(p[0]) + int(p[1]) for s, p in zip(shape, paddings)]
+        scale, zp = self.quant(x)
+        y = self.tensor(out, "int8", scale, zp, name=name)
+        p = self.tensor((len(shape), 2), paddings_dtype, data=paddings,
+                        name=f"{self.tensors[y].name}/paddings")
+        opts = (tflite.MirrorPadOptionsStart,
+                [(tflite.MirrorPadOptionsAddMode, getattr(tflite.MirrorPadMode, mode))],
+                tflite.MirrorPadOptionsEnd)
+        return self._op(_BO.MIRROR_PAD, [x, p], [y], _OPT.MirrorPadOptions, opts)
 
     def transpose(self, x, perm, name=None):
         """TRANSPOSE by `perm` (an int32 constant input); output dim k is input dim perm[k]."""

@@ -223,7 +223,10 @@ def _reference_only(step, values, build, tracer=None):
     mem.region("sram", machine.SRAM_BASE, 0).region("flash", machine.FLASH_BASE, 0)
     addr = {}
     if "inputs" in step.inputs:
-        addr["inputs"] = [mem.place("sram", values[i]) for i in step.inputs["inputs"]]
+        # a constant operand the port reads from memory: extra["constants"], in flash
+        constants = step.extra.get("constants", {})
+        addr["inputs"] = [mem.place("flash", constants[i]) if i in constants
+                          else mem.place("sram", values[i]) for i in step.inputs["inputs"]]
     else:
         addr["input"] = mem.place("sram", values[step.inputs["input"]])
     # several outputs (UNPACK, SPLIT): extra["outputs"] (tensors) and extra["output_counts"],
@@ -232,9 +235,13 @@ def _reference_only(step, values, build, tracer=None):
     counts = step.extra.get("output_counts") or [int(np.prod(step.output_shape, dtype=np.int64))]
     addr["outputs"] = [mem.place("sram", max(n * dtype.itemsize, 1)) for n in counts]
     addr["output"] = addr["outputs"][0]
-    scratch = int(step.case.get("scratch_bytes", 0))
-    addr["scratch"] = mem.place("sram", scratch) if scratch else 0
-    # extra["flash"]: constant tables the kernel reads (int16 LOGISTIC's sigmoid_table_uint16)
+    scratch = step.case.get("scratch_bytes", 0)     # several buffers: a list of sizes
+    if isinstance(scratch, list):
+        addr["scratch"] = [mem.place("sram", int(n)) for n in scratch]
+    else:
+        addr["scratch"] = mem.place("sram", int(scratch)) if scratch else 0
+    # extra["flash"]: constant tables the kernel reads by name (int16 LOGISTIC's
+    # sigmoid_table_uint16); operand tensors that are constants: extra["constants"] above
     for name, table in step.extra.get("flash", {}).items():
         addr[name] = mem.place("flash", table)
     # TFLM's kernels: CMSIS_NN_USE_SINGLE_ROUNDING does not reach them (some ports share

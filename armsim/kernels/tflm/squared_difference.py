@@ -1,0 +1,243 @@
+"""TFLite Micro's int8 SQUARED_DIFFERENCE (squared_difference.cc), counted: the element
+function
+
+    input1_val = input1_offset + x;  input2_val = input2_offset + y
+    scaled_inputN_val = MultiplyByQuantizedMultiplierSmallerThanOneExp(
+                            inputN_val * (1 << left_shift), inputN_multiplier, inputN_shift)
+    raw_diff = scaled_input1_val - scaled_input2_val
+    raw_output = MultiplyByQuantizedMultiplier(raw_diff * raw_diff, output_multiplier,
+                                               output_shift) + output_offset
+    clamped to [-128, 127]
+
+run by reference_integer_ops::ElementWise over the flat size (equal input shapes), or by
+reference_integer_ops::BroadcastBinaryFunction4DSlow over the 4-D extended output shape
+with NdArrayDesc strides (requires_broadcast: the input shapes differ).
+
+The flat path is transcribed from gcc's disassembly: squared_difference.cc's
+SquaredDifference<int8_t> and add.h's ElementWise (retyped with TFLM's ArithmeticParams
+layout and gemmlowp's SaturatingRoundingDoublingHighMul / RoundingDivideByPOT,
+MultiplyByQuantizedMultiplier external; not committed) compiled with arm-none-eabi-g++
+12.2 -O2 -mcpu=cortex-m4 -mthumb -DNDEBUG.  gcc does not inline the element function
+through ElementWise's function pointer: one BL, PUSH and POP per element, and a SXTB of
+the result.  The SaturatingRoundingDoublingHighMul overflow path (x == multiplier ==
+INT32_MIN) cannot run for int8: |input_val << 7| < 2^16 < a multiplier (>= 2^30), so only
+its compare is counted.  ArithmeticParams fields are struct loads (counted as
+stack-slot loads).  The broadcast loop (BroadcastBinaryFunction4DSlow: Offset and both
+SubscriptToIndex in full per element) and its prologue are estimates, not compiled.  No
+measurement exists: nothing is fitted.
+"""
+from armsim.cpu.kernel import kernel, run
+from armsim.cpu.ops import (adc, add, and_, asr, bcc, bl, carry_of_add, cmp, it, ldr_lit,
+                            ldr_sp, ldrd_sp, ldrsb, lsl, lsr, mla, mov, mul, mvn, orr, pop_pc,
+                            push, rsb, sbc, smull, str_sp, strb, sub, sxtb, ubfx)
+from armsim.cpu.ops import b as b_
+from armsim.kernels.tflm.common import MultiplyByQuantizedMultiplier
+from armsim.kernels.tflm.elementwise_add import _matching_size
+from armsim.kernels.tflm.prelu import extended, strides
+
+INT32_MIN = -(2**31)
+NAMES = {False: "tflite::reference_integer_ops::ElementWise<int8_t> (SquaredDifference)",
+         True: "tflite::reference_integer_ops::BroadcastBinaryFunction4DSlow<int8_t> "
+               "(SquaredDifference)"}
+
+
+@kernel(inline=True)
+def _subscript_to_index(m, b, y, x, c, s0, s1, s2, s3):
+    """b * strides[0] + y * strides[1] + x * strides[2] + c * strides[3]."""
+    ldrd_sp(m)                                          # desc.strides[0..1]
+    ldrd_sp(m)                                          # desc.strides[2..3]
+    i = mul(m, c, s3)
+    i = mla(m, x, s2, i)
+    i = mla(m, y, s1, i)
+    return mla(m, b, s0, i)
+
+
+@kernel(inline=True)
+def _high_mul(m, a, multiplier, with_sign):
+    """SaturatingRoundingDoublingHighMul(a, multiplier) past its overflow test: SMULL, the
+    nudge (ADDS/ADC, or the literal 0xC0000001 with ADDS/SBC and, while negative, ADDS/ADC
+    of 2^31 - 1), LSRS/ORR; `with_sign`: gcc also takes the result's sign with UBFX
+    (input 1's copy).  Returns (high32, sign)."""
+    lo, hi = smull(m, a, multiplier)
+    cmp(m, hi, 0)
+    negative = hi < 0
+    bcc(m, negative)                                    # blt
+    if not negative:
+        carry = carry_of_add(lo, 1 << 30)
+        lo = add(m, lo, 1 << 30)                        # adds.w lo, #0x40000000
+        hi = adc(m, hi, 0, carry)
+    else:
+        ldr_lit(m)                                      # ldr r5, =0xC0000001
+        nudge = 1 - (1 << 30)
+        carry = carry_of_add(lo, nudge)
+        lo = add(m, lo, nudge)
+        hi = sbc(m, hi, 0, carry)
+        cmp(m, hi, 0)
+        bcc(m, hi >= 0)                                 # bge
+        if hi < 0:                                      # toward zero: add 2^31 - 1 first
+            bias = mvn(m, INT32_MIN)
+            carry = carry_of_add(lo, bias)
+            lo = add(m, lo, bias)
+            hi = adc(m, hi, 0, carry)
+    high32 = orr(m, lsr(m, lo, 31), hi << 1)            # ORR Rd, Rn, Rm, LSL #1
+    sign = ubfx(m, hi, 30, 1) if with_sign else 0       # bit 62: the result's sign
+    if negative:
+        b_(m)                                           # back to RoundingDivideByPOT
+    return high32, sign
+
+
+@kernel(inline=True)
+def _divide_by_pot(m, x, shift, sign, sign_known):
+    """RoundingDivideByPOT(x, -shift); `sign_known`: the sign came from _high_mul's UBFX,
+    else LSRS takes it from x."""
+    exponent = rsb(m, shift, 0)                         # negs
+    one = mov(m, 1)
+    mask = add(m, lsl(m, one, exponent), -1)
+    if not sign_known:
+        sign = lsr(m, x, 31)
+    threshold = add(m, sign, mask >> 1)                 # ADD Rd, Rn, Rm, ASR #1
+    remainder = and_(m, mask, x)
+    result = asr(m, x, exponent)
+    cmp(m, threshold, remainder)
+    it(m, 0 if threshold < remainder else 1)
+    if threshold < remainder:
+        result = add(m, result, 1)                      # addlt
+    return result
+
+
+@kernel(inline=True)
+def _squared_difference(m, x, y, input1_offset, input2_offset, left_shift, input1_multiplier,
+                        input1_shift, input2_multiplier, input2_shift, output_multiplier,
+                        output_shift, output_offset):
+    """SquaredDifference<int8_t>(x, y, params) as compiled (the callee after the BL)."""
+    push(m, 4)                                          # push {r3, r4, r5, lr}
+    ldr_sp(m)                                           # params.input1_offset
+    ldr_sp(m)                                           # params.left_shift
+    mov(m, 0)
+    input1_val = add(m, x, input1_offset)
+    ldr_sp(m)                                           # params.input2_offset
+    ldr_sp(m)                                           # params.input1_multiplier
+    shifted_input1_val = lsl(m, input1_val, left_shift)
+    input2_val = add(m, y, input2_offset)
+    cmp(m, input1_multiplier, shifted_input1_val)
+    ldr_sp(m)                                           # params.input1_shift
+    shifted_input2_val = lsl(m, input2_val, left_shift)
+    bcc(m, False)                                       # beq: never for int8 (docstring)
+    high, sign = _high_mul(m, shifted_input1_val, input1_multiplier, True)
+    scaled_input1_val = _divide_by_pot(m, high, input1_shift, sign, True)
+    ldrd_sp(m)                                          # input2_multiplier, input2_shift
+    cmp(m, input2_multiplier, shifted_input2_val)
+    bcc(m, False)                                       # beq: never for int8
+    high, sign = _high_mul(m, shifted_input2_val, input2_multiplier, False)
+    scaled_input2_val = _divide_by_pot(m, high, input2_shift, 0, False)
+    raw_diff = sub(m, scaled_input1_val, scaled_input2_val)
+    ldrd_sp(m)                                          # output_multiplier, output_shift
+    squared_raw_diff = mul(m, raw_diff, raw_diff)
+    bl(m)
+    raw_output = MultiplyByQuantizedMultiplier(m, squared_raw_diff, output_multiplier,
+                                               output_shift)
+    ldrd_sp(m)                                          # quantized_activation_min / max
+    ldr_sp(m)                                           # params.output_offset
+    raw_output = add(m, raw_output, output_offset)
+    cmp(m, raw_output, -128)                            # std::max
+    it(m, 0 if raw_output < -128 else 1)
+    if raw_output < -128:
+        raw_output = mov(m, -128)
+    cmp(m, raw_output, 127)                             # std::min
+    it(m, 0 if raw_output >= 127 else 1)
+    if raw_output >= 127:
+        raw_output = mov(m, 127)
+    raw_output = sxtb(m, raw_output, 0)
+    pop_pc(m, 4)
+    return raw_output
+
+
+@kernel
+def elementwise_s8(m, input1_data, input2_data, output_data, size, input1_offset,
+                   input2_offset, left_shift, input1_multiplier, input1_shift,
+                   input2_multiplier, input2_shift, output_multiplier, output_shift,
+                   output_offset):
+    """FlatSize of input1's shape (an estimate), then ElementWise<int8_t> as compiled."""
+    _matching_size(m)
+    bl(m)
+    cmp(m, size, 0)
+    bcc(m, size <= 0)                                   # ble: bx lr
+    if size <= 0:
+        b_(m)                                           # bx lr
+        return 0
+    push(m, 6)                                          # stmdb sp!, {r4-r8, lr}
+    sub(m, input2_data, 1)
+    ldr_sp(m)                                           # output_data (stacked argument)
+    sub(m, input1_data, 1)
+    mov(m, 0)
+    sub(m, output_data, 1)
+    add(m, input1_data, size)
+    for i in range(size):
+        x = ldrsb(m, input1_data + i)                   # ldrsb.w r0, [r4, #1]!
+        y = ldrsb(m, input2_data + i)
+        mov(m, 0)                                       # mov r2, r7  (&params)
+        bl(m)
+        r = _squared_difference(m, x, y, input1_offset, input2_offset, left_shift,
+                                input1_multiplier, input1_shift, input2_multiplier,
+                                input2_shift, output_multiplier, output_shift, output_offset)
+        cmp(m, i + 1, size)
+        strb(m, output_data + i, r)                     # strb.w r0, [r6, #1]!
+        bcc(m, i + 1 < size)                            # bne
+    pop_pc(m, 6)
+    return 0
+
+
+@kernel
+def broadcast_s8(m, input1_data, input2_data, output_data, d0, d1, d2, d3, is0, is1, is2, is3,
+                 js0, js1, js2, js3, input1_offset, input2_offset, left_shift,
+                 input1_multiplier, input1_shift, input2_multiplier, input2_shift,
+                 output_multiplier, output_shift, output_offset):
+    bl(m)
+    push(m, 9)
+    for _ in range(12):                                 # the two descs and ExtendedShape(4)
+        ldr_sp(m)
+        str_sp(m)
+    for b in range(d0):
+        for y in range(d1):
+            for x in range(d2):
+                for c in range(d3):
+                    o = mla(m, b, d1, y)                # Offset(extended_output_shape, ...)
+                    o = mla(m, o, d2, x)
+                    o = mla(m, o, d3, c)
+                    i = _subscript_to_index(m, b, y, x, c, is0, is1, is2, is3)
+                    j = _subscript_to_index(m, b, y, x, c, js0, js1, js2, js3)
+                    v1 = ldrsb(m, input1_data + i)
+                    v2 = ldrsb(m, input2_data + j)
+                    bl(m)                               # binary_func: out of line
+                    r = _squared_difference(m, v1, v2, input1_offset, input2_offset,
+                                            left_shift, input1_multiplier, input1_shift,
+                                            input2_multiplier, input2_shift,
+                                            output_multiplier, output_shift, output_offset)
+                    strb(m, output_data + o, r)
+                    cmp(m, c + 1, d3)
+                    bcc(m, c + 1 < d3)
+                cmp(m, x + 1, d2)
+                bcc(m, x + 1 < d2)
+            cmp(m, y + 1, d1)
+            bcc(m, y + 1 < d1)
+        cmp(m, b + 1, d0)
+        bcc(m, b + 1 < d0)
+    pop_pc(m, 9)
+    return 0
+
+
+def run_reference(m, case, addr, tracer=None):
+    a, b = addr["inputs"]
+    params = (case["input1_offset"], case["input2_offset"], case["left_shift"],
+              case["input1_multiplier"], case["input1_shift"], case["input2_multiplier"],
+              case["input2_shift"], case["output_multiplier"], case["output_shift"],
+              case["output_offset"])
+    broadcast = case["input1_shape"] != case["input2_shape"]
+    if broadcast:
+        out = case["output_shape"]
+        run(broadcast_s8, m, a, b, addr["output"], *extended(out),
+            *strides(case["input1_shape"], out), *strides(case["input2_shape"], out), *params,
+            tracer=tracer)
+    else:
+        run(elementwise_s8, m, a, b, addr["output"], case["size"], *params, tracer=tracer)
+    return [NAMES[broadcast], "tflite::MultiplyByQuantizedMultiplier"]

@@ -1,0 +1,66 @@
+"""PRELU: TFLM's Register_PRELU() (prelu.cc, prelu_common.cc), the reference kernel
+(BroadcastPrelu4DSlow) on every path, alpha broadcast to the input as its kernel does.
+
+Prepare (CalculatePreluParams, int8): output_multiplier_1/shift_1 = QuantizeMultiplier of
+(double)input scale / (double)output scale, output_multiplier_2/shift_2 of (double)input
+scale * (double)alpha scale / (double)output scale (double arithmetic, unlike most
+Prepares), input/alpha offsets = -zero points, output offset = its zero point.  TFLM checks
+no shapes (only DCHECKs rank <= 4); armsim refuses what would index outside a tensor.  A
+constant alpha is placed in flash (profiler: step.extra["constants"]).
+"""
+import numpy as np
+
+from armsim.kernels.tflm.quantization_util import QuantizationError, quantize_multiplier
+from armsim.operators import EvalGlue, Operator
+from armsim.operators.common import (Step, case_tag, error, input_tensor, require_int8,
+                                     tensor_scale, tensor_zero_point)
+
+
+def prepare(model, op):
+    inp, alpha = input_tensor(model, op, 0, "input"), input_tensor(model, op, 1, "alpha")
+    out = model.tensors[op.outputs[0]]
+    for t, what in ((inp, "input"), (alpha, "alpha"), (out, "output")):
+        require_int8(model, op, t, what)
+        if len(t.shape) > 4:
+            raise error(model, op, f"{what} {t.describe()} has rank {len(t.shape)}: TFLM's "
+                                   f"BroadcastPrelu4DSlow takes at most 4")
+    try:
+        shape = tuple(np.broadcast_shapes(inp.shape, alpha.shape))
+    except ValueError:
+        raise error(model, op, f"alpha shape {list(alpha.shape)} does not broadcast to input "
+                               f"shape {list(inp.shape)}") from None
+    if shape != tuple(out.shape):
+        raise error(model, op, f"output {out.describe()} has shape {list(out.shape)}, input "
+                               f"and alpha broadcast to {list(shape)}")
+    si, sa, so = (float(tensor_scale(t)) for t in (inp, alpha, out))
+    try:
+        m1, s1 = quantize_multiplier(si / so)
+        m2, s2 = quantize_multiplier(si * sa / so)
+    except (QuantizationError, ZeroDivisionError) as e:
+        raise error(model, op, f"scales {si}, {sa}, {so}: {e}") from None
+    case = {"case": case_tag(model, op), "family": "prelu",
+            "input_shape": list(inp.shape), "alpha_shape": list(alpha.shape),
+            "output_shape": list(out.shape), "input_offset": -tensor_zero_point(inp),
+            "alpha_offset": -tensor_zero_point(alpha), "output_offset": tensor_zero_point(out),
+            "output_multiplier_1": m1, "output_shift_1": s1, "output_multiplier_2": m2,
+            "output_shift_2": s2}
+    step = Step(op.index, op.op, "prelu", True, case, {"inputs": [inp.index, alpha.index]},
+                out.index, out.shape)
+    for t in (inp, alpha):
+        if t.constant:
+            step.extra.setdefault("constants", {})[t.index] = np.asarray(t.data).astype(np.int8)
+    return step
+
+
+def run_reference(m, case, addr, tracer=None):
+    from armsim.kernels.tflm import prelu
+    return prelu.run_reference(m, case, addr, tracer)
+
+
+OPERATOR = Operator(
+    name="PRELU", max_version=1, prepare=prepare,
+    # PreluEval: three tensor lookups, the type switch, three GetTensorShape (an estimate)
+    glue={"reference": EvalGlue((20, 20), (2, 1, 3, 0))},
+    op_data=(0, 28, 28),       # no builtin params; PreluParams (7 int32)
+    run_reference=run_reference,
+)
