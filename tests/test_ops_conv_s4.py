@@ -2,7 +2,8 @@
 arm_convolve_s4 (with arm_nn_mat_mult_kernel_s4_s16) run directly on every conv_s4 case of
 ../shared (it computes any convolution, whichever kernel the wrapper would pick), on the simd
 and scalar builds, bit-exact with the vectors' output_ref and with the int8 conv oracle on the
-unpacked weights.  The family module (wrapper, 1x1 / 1xN leaves, reference path, measured
+unpacked weights; and the measured instruction totals of the case whose wrapper reaches
+arm_convolve_s4 (conv_s4_3x3_8x8x16_o16_s1_p1).  The family module (wrapper, 1x1 / 1xN leaves, reference path, measured
 counts) is not there yet, so conv_s4 stays in NOT_PORTED."""
 import json
 
@@ -15,7 +16,7 @@ from armsim.kernels import oracle
 from armsim.kernels.cmsis_nn import arm_nn_types as types
 from armsim.kernels.cmsis_nn.arm_convolve_s4 import arm_convolve_s4
 
-from conftest import REFERENCE, VECTORS, load_case
+from conftest import MEASURED_BUILD, REFERENCE, VECTORS, load_case
 
 FAMILY = "conv_s4"
 
@@ -65,7 +66,7 @@ def _run_convolve_s4(case, dsp):
                  types.dims(case["input_dims"]), int(src), types.dims(filter_dims),
                  int(weights), int(bias), types.dims(d), int(out))
     assert status == 0
-    return machine.read(m, out, count)
+    return machine.read(m, out, count), m
 
 
 def test_the_directories_hold_the_int4_conv_cases():
@@ -76,8 +77,26 @@ def test_the_directories_hold_the_int4_conv_cases():
 @pytest.mark.parametrize("file", CASE_FILES, ids=lambda p: p.stem)
 def test_convolve_s4_bit_exact(file, dsp):
     case = load_case(file)
-    output = _run_convolve_s4(case, dsp)
+    output, _ = _run_convolve_s4(case, dsp)
     np.testing.assert_array_equal(output, np.asarray(case["output_ref"], np.int8).ravel())
     want = oracle.conv({**case, "weights": _unpacked(case),
                         "filter_dims": {**case["filter_dims"], "c": case["input_dims"]["c"]}})
     np.testing.assert_array_equal(output, np.asarray(want).ravel())
+
+
+#: instructions the port executes as gcc does, one for one, on conv_s4_3x3_8x8x16_o16_s1_p1
+EXACT_MNEMONICS = {"simd": ("smlad", "sxtb16", "ror", "pkhbt", "pkhtb", "uxtb", "bfi", "orr"),
+                   "scalar": ("ldrsb", "sbfx", "strh")}
+
+
+@pytest.mark.parametrize("path", ["simd", "scalar"])
+def test_convolve_s4_counts_against_measured(path):
+    case = load_case(REFERENCE / "conv_s4_3x3_8x8x16_o16_s1_p1.json")
+    measured = case["measured"][MEASURED_BUILD[path]]
+    assert measured["kernel_chain"][1:] == ["arm_convolve_s4", "arm_nn_mat_mult_kernel_s4_s16"]
+    _, m = _run_convolve_s4(case, path == "simd")
+    counts = machine.counts(m)
+    total, want = sum(counts.values()), measured["instructions"]
+    assert abs(total - want) <= 0.05 * want, (total, want, f"{total / want - 1:+.1%}")
+    for mnemonic in EXACT_MNEMONICS[path]:
+        assert counts.get(mnemonic, 0) == measured["mnemonic_histogram"][mnemonic], mnemonic

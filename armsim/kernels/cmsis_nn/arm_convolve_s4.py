@@ -15,8 +15,8 @@ at a time over the packed weights (rows start mid-byte when rhs_cols is odd: the
 `spilled_ker_a` nibble).
 
 Instruction bookkeeping: the C's loop tests, address arithmetic, calls, MACs and
-requantize/clamp/store; gcc's stack traffic is not modelled (no fitted ops), so this file's
-counts are not calibrated against ../shared/reference.
+requantize/clamp/store; gcc's stack traffic in this function is not modelled (no fitted ops).
+Measured totals of the whole call: see arm_nn_mat_mult_kernel_s4_s16 (its GEMM dominates).
 """
 from armsim.cpu.kernel import kernel
 from armsim.cpu.ops import (IM2COL, add, asr, bcc, bl, cbz, cmp, enter_region, ldr, ldrsb, ldrsh,
