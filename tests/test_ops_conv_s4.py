@@ -1,10 +1,10 @@
-"""CONV_2D with packed int4 weights (issue 10), work in progress: the generic leaf
-arm_convolve_s4 (with arm_nn_mat_mult_kernel_s4_s16) run directly on every conv_s4 case of
-../shared (it computes any convolution, whichever kernel the wrapper would pick), on the simd
-and scalar builds, bit-exact with the vectors' output_ref and with the int8 conv oracle on the
-unpacked weights; and the measured instruction totals of the case whose wrapper reaches
-arm_convolve_s4 (conv_s4_3x3_8x8x16_o16_s1_p1).  The family module (wrapper, 1x1 / 1xN leaves, reference path, measured
-counts) is not there yet, so conv_s4 stays in NOT_PORTED."""
+"""CONV_2D with packed int4 weights (issue 10), work in progress.  On every conv_s4 case of
+../shared: the generic leaf arm_convolve_s4 (+ arm_nn_mat_mult_kernel_s4_s16) run directly
+(it computes any convolution, whichever kernel the wrapper would pick) on the simd and scalar
+builds, and TFLM's reference path (kernels/tflm/conv_s4.py), each bit-exact with output_ref
+and with the int8 conv oracle on the unpacked weights; plus the measured instruction totals of
+the case whose wrapper reaches arm_convolve_s4 (conv_s4_3x3_8x8x16_o16_s1_p1).  No family
+module yet (the 1x1 leaves need arm_nn_mat_mult_nt_t_s4), so conv_s4 stays in NOT_PORTED."""
 import json
 
 import numpy as np
@@ -15,6 +15,7 @@ from armsim.cpu.kernel import run
 from armsim.kernels import oracle
 from armsim.kernels.cmsis_nn import arm_nn_types as types
 from armsim.kernels.cmsis_nn.arm_convolve_s4 import arm_convolve_s4
+from armsim.kernels.tflm.conv_s4 import reference_buffer_size, run_reference
 
 from conftest import MEASURED_BUILD, REFERENCE, VECTORS, load_case
 
@@ -44,29 +45,44 @@ def _unpacked(case):
     return np.stack([low, high], axis=1).ravel()[:_weight_count(case)]
 
 
-def _run_convolve_s4(case, dsp):
+def _layout(case, scratch_bytes):
+    """The case's arrays in simulated memory (as the harness places a family's): (Memory,
+    addresses by name; bias 0 for a NULL bias)."""
     mem = machine.Memory()
     mem.region("sram", machine.SRAM_BASE, 0).region("flash", machine.FLASH_BASE, 0)
-    src = mem.place("sram", np.asarray(case["input"], np.int8))
-    weights = mem.place("flash", _packed(case))
-    bias = 0 if case.get("bias_is_null") else mem.place("flash", np.asarray(case["bias"], np.int32))
-    mult = mem.place("flash", np.asarray(case["output_mult"], np.int32))
-    shift = mem.place("flash", np.asarray(case["output_shift"], np.int32))
+    addr = {"input": mem.place("sram", np.asarray(case["input"], np.int8)),
+            "packed_weights": mem.place("flash", _packed(case)),
+            "bias": (0 if case.get("bias_is_null")
+                     else mem.place("flash", np.asarray(case["bias"], np.int32))),
+            "output_mult": mem.place("flash", np.asarray(case["output_mult"], np.int32)),
+            "output_shift": mem.place("flash", np.asarray(case["output_shift"], np.int32)),
+            "output": mem.place("sram", _output_count(case)),
+            "scratch": mem.place("sram", scratch_bytes), "scratch_bytes": scratch_bytes}
+    return mem, addr
+
+
+def _output_count(case):
     d = case["output_dims"]
-    count = d["n"] * d["h"] * d["w"] * d["c"]
-    out = mem.place("sram", count)
+    return d["n"] * d["h"] * d["w"] * d["c"]
+
+
+def _run_convolve_s4(case, dsp):
     f = case["filter_dims"]
-    scratch_bytes = 2 * 2 * f["h"] * f["w"] * case["input_dims"]["c"]   # two int16 columns
-    scratch = mem.place("sram", scratch_bytes)
+    scratch_bytes = 2 * 2 * f["h"] * f["w"] * f["c"]   # arm_convolve_s4_get_buffer_size
+    mem, addr = _layout(case, scratch_bytes)
     m = machine.build(mem, dsp=dsp)
-    filter_dims = {**f, "c": case["input_dims"]["c"]}
-    status = run(arm_convolve_s4, m, types.Context(int(scratch), scratch_bytes),
+    status = run(arm_convolve_s4, m, types.Context(int(addr["scratch"]), scratch_bytes),
                  types.conv_params(case["conv_params"]),
-                 types.PerChannelQuantParams(int(mult), int(shift)),
-                 types.dims(case["input_dims"]), int(src), types.dims(filter_dims),
-                 int(weights), int(bias), types.dims(d), int(out))
+                 types.PerChannelQuantParams(int(addr["output_mult"]), int(addr["output_shift"])),
+                 types.dims(case["input_dims"]), int(addr["input"]), types.dims(f),
+                 int(addr["packed_weights"]), int(addr["bias"]), types.dims(case["output_dims"]),
+                 int(addr["output"]))
     assert status == 0
-    return machine.read(m, out, count), m
+    return machine.read(m, addr["output"], _output_count(case)), m
+
+
+def _oracle(case):
+    return np.asarray(oracle.conv({**case, "weights": _unpacked(case)})).ravel()
 
 
 def test_the_directories_hold_the_int4_conv_cases():
@@ -79,9 +95,20 @@ def test_convolve_s4_bit_exact(file, dsp):
     case = load_case(file)
     output, _ = _run_convolve_s4(case, dsp)
     np.testing.assert_array_equal(output, np.asarray(case["output_ref"], np.int8).ravel())
-    want = oracle.conv({**case, "weights": _unpacked(case),
-                        "filter_dims": {**case["filter_dims"], "c": case["input_dims"]["c"]}})
-    np.testing.assert_array_equal(output, np.asarray(want).ravel())
+    np.testing.assert_array_equal(output, _oracle(case))
+
+
+@pytest.mark.parametrize("file", CASE_FILES, ids=lambda p: p.stem)
+def test_reference_path_bit_exact(file):
+    """TFLM's reference: UnpackDenseInt4IntoInt8 into Prepare's scratch, then ConvPerChannel."""
+    case = load_case(file)
+    mem, addr = _layout(case, reference_buffer_size(case))
+    m = machine.build(mem, dsp=False)
+    chain = run_reference(m, case, addr, None)
+    assert chain[0] == "tflite::tensor_utils::UnpackDenseInt4IntoInt8"
+    output = machine.read(m, addr["output"], _output_count(case))
+    np.testing.assert_array_equal(output, np.asarray(case["output_ref"], np.int8).ravel())
+    np.testing.assert_array_equal(output, _oracle(case))
 
 
 #: instructions the port executes as gcc does, one for one, on conv_s4_3x3_8x8x16_o16_s1_p1
