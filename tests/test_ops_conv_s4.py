@@ -14,7 +14,8 @@ from armsim.cpu import machine
 from armsim.cpu.kernel import run
 from armsim.kernels import oracle
 from armsim.kernels.cmsis_nn import arm_nn_types as types
-from armsim.kernels.cmsis_nn.arm_convolve_s4 import arm_convolve_s4
+from armsim.kernels.cmsis_nn.arm_convolve_1_x_n_s4 import arm_convolve_1_x_n_s4
+from armsim.kernels.cmsis_nn.arm_convolve_s4 import ARG_ERROR, arm_convolve_s4
 from armsim.kernels.tflm.conv_s4 import reference_buffer_size, run_reference
 
 from conftest import MEASURED_BUILD, REFERENCE, VECTORS, load_case
@@ -66,18 +67,18 @@ def _output_count(case):
     return d["n"] * d["h"] * d["w"] * d["c"]
 
 
-def _run_convolve_s4(case, dsp):
+def _run_convolve_s4(case, dsp, leaf=arm_convolve_s4):
     f = case["filter_dims"]
     scratch_bytes = 2 * 2 * f["h"] * f["w"] * f["c"]   # arm_convolve_s4_get_buffer_size
     mem, addr = _layout(case, scratch_bytes)
     m = machine.build(mem, dsp=dsp)
-    status = run(arm_convolve_s4, m, types.Context(int(addr["scratch"]), scratch_bytes),
+    status = run(leaf, m, types.Context(int(addr["scratch"]), scratch_bytes),
                  types.conv_params(case["conv_params"]),
                  types.PerChannelQuantParams(int(addr["output_mult"]), int(addr["output_shift"])),
                  types.dims(case["input_dims"]), int(addr["input"]), types.dims(f),
                  int(addr["packed_weights"]), int(addr["bias"]), types.dims(case["output_dims"]),
                  int(addr["output"]))
-    assert status == 0
+    assert status == 0, status
     return machine.read(m, addr["output"], _output_count(case)), m
 
 
@@ -127,3 +128,22 @@ def test_convolve_s4_counts_against_measured(path):
     assert abs(total - want) <= 0.05 * want, (total, want, f"{total / want - 1:+.1%}")
     for mnemonic in EXACT_MNEMONICS[path]:
         assert counts.get(mnemonic, 0) == measured["mnemonic_histogram"][mnemonic], mnemonic
+
+
+ONE_X_N_FILES = [p for p in CASE_FILES if load_case(p)["function"] == "arm_convolve_1_x_n_s4"]
+
+
+@pytest.mark.parametrize("dsp", [True, False], ids=["simd", "scalar"])
+@pytest.mark.parametrize("file", ONE_X_N_FILES, ids=lambda p: p.stem)
+def test_convolve_1_x_n_s4_bit_exact(file, dsp):
+    case = load_case(file)
+    output, _ = _run_convolve_s4(case, dsp, arm_convolve_1_x_n_s4)
+    np.testing.assert_array_equal(output, np.asarray(case["output_ref"], np.int8).ravel())
+
+
+def test_convolve_1_x_n_s4_refuses_input_height_above_one():
+    case = load_case(ONE_X_N_FILES[0])
+    case["input_dims"] = {**case["input_dims"], "h": 2}
+    case["input"] = case["input"] * 2
+    with pytest.raises(AssertionError, match=str(ARG_ERROR)):
+        _run_convolve_s4(case, True, arm_convolve_1_x_n_s4)
