@@ -3,7 +3,8 @@
 (it computes any convolution, whichever kernel the wrapper would pick) on the simd and scalar
 builds, and TFLM's reference path (kernels/tflm/conv_s4.py), each bit-exact with output_ref
 and with the int8 conv oracle on the unpacked weights; plus the measured instruction totals of
-the case whose wrapper reaches arm_convolve_s4 (conv_s4_3x3_8x8x16_o16_s1_p1).  No family
+the case whose wrapper reaches arm_convolve_s4 (conv_s4_3x3_8x8x16_o16_s1_p1);
+arm_convolve_1_x_n_s4 on its vectors; arm_convolve_wrapper_s4's dispatch on every case.  No family
 module yet (the 1x1 leaves need arm_nn_mat_mult_nt_t_s4), so conv_s4 stays in NOT_PORTED."""
 import json
 
@@ -15,6 +16,7 @@ from armsim.cpu.kernel import run
 from armsim.kernels import oracle
 from armsim.kernels.cmsis_nn import arm_nn_types as types
 from armsim.kernels.cmsis_nn.arm_convolve_1_x_n_s4 import arm_convolve_1_x_n_s4
+from armsim.kernels.cmsis_nn import arm_convolve_wrapper_s4 as wrapper
 from armsim.kernels.cmsis_nn.arm_convolve_s4 import ARG_ERROR, arm_convolve_s4
 from armsim.kernels.tflm.conv_s4 import reference_buffer_size, run_reference
 
@@ -147,3 +149,22 @@ def test_convolve_1_x_n_s4_refuses_input_height_above_one():
     case["input"] = case["input"] * 2
     with pytest.raises(AssertionError, match=str(ARG_ERROR)):
         _run_convolve_s4(case, True, arm_convolve_1_x_n_s4)
+
+
+_LEAF_NAME = {wrapper.LEAF_1X1_FAST: "arm_convolve_1x1_s4_fast",
+              wrapper.LEAF_1X1: "arm_convolve_1x1_s4", wrapper.LEAF_1_X_N: "arm_convolve_1_x_n_s4",
+              wrapper.LEAF_CONVOLVE: "arm_convolve_s4"}
+
+
+@pytest.mark.parametrize("file", CASE_FILES, ids=lambda p: p.stem)
+def test_wrapper_dispatch(file):
+    """The wrapper's own instructions pick the kernel the vectors name (wrapper_dispatch); on
+    the measured cases its instruction count equals the measured dsp_O2 one."""
+    case = load_case(file)
+    m = machine.build(_layout(case, 0)[0], dsp=True)
+    leaf = run(wrapper.arm_convolve_wrapper_s4, m, types.conv_params(case["conv_params"]),
+               types.dims(case["input_dims"]), types.dims(case["filter_dims"]))
+    assert _LEAF_NAME[leaf] == case["wrapper_dispatch"]
+    if "measured" in case:
+        measured = case["measured"]["dsp_O2"]["functions"]["arm_convolve_wrapper_s4"]
+        assert sum(machine.counts(m).values()) == measured
