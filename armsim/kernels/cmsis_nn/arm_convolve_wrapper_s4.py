@@ -8,12 +8,13 @@
         -> arm_convolve_1_x_n_s4
     else -> arm_convolve_s4     (arm_convolve_even_s4 is MVE only)
 
-Transcribed from gcc 12.2 -O2 -mcpu=cortex-m4 objdump: every call is a tail call (the
+Transcribed from gcc 12.2 -O2 objdump (-mcpu=cortex-m4; -mcpu=cortex-m3 differs only in
+the argument reload before a tail call: LDRD + LDR instead of three LDR): every call is a tail call (the
 stacked arguments reloaded and stored back, LDMIA, B.W).  The struct field loads are
 LDR [rN, #imm] from the caller's structs, counted here as stack-slot loads (`ldr_sp`: the
 structs are not placed in simulated memory).  Measured (../shared/reference): 28 instructions
-to arm_convolve_s4, 45 to arm_convolve_1x1_s4_fast on dsp_O2 (this transcription: 28, 45);
-scalar_O2 measures 27 and 45.
+to arm_convolve_s4, 45 to arm_convolve_1x1_s4_fast on dsp_O2; 27 and 45 on scalar_O2 (this
+transcription: the same).
 
 The kernel returns which kernel it tail-calls (LEAF_*); the caller runs that kernel.
 """
@@ -21,7 +22,7 @@ from armsim.cpu.kernel import kernel
 from armsim.cpu.ops import (add, b, bcc, cbnz, cbz, cmp, ldr_sp, ldrd_sp, lsl, mov, mul, pop,
                             push, str_sp, strd_sp, sub)
 
-DISASSEMBLED = "CMSIS-NN 99f736a, arm-none-eabi-gcc 12.2 -O2 -mcpu=cortex-m4"
+DISASSEMBLED = "CMSIS-NN 99f736a, arm-none-eabi-gcc 12.2 -O2, -mcpu=cortex-m4 / cortex-m3"
 
 LEAF_1X1_FAST = 1
 LEAF_1X1 = 2
@@ -33,9 +34,12 @@ LEAF_CONVOLVE = 4
 def _tail_call(m, reload_args):
     """Stacked arguments passed on, frame dropped, LDMIA, B.W (the 1x1-fast path reloads
     one argument instead of three and moves none)."""
-    if reload_args:
+    if reload_args and m.dsp:
         ldr_sp(m)
         ldr_sp(m)
+        ldr_sp(m)
+    elif reload_args:                                 # -mcpu=cortex-m3: LDRD + LDR
+        ldrd_sp(m)
         ldr_sp(m)
     else:
         ldr_sp(m)
