@@ -15,7 +15,7 @@ into a register (the int16_t `in`); (in << 8) & 0xFF0000 as MOV LSL #8 + AND; UX
 LSLS #4; and SXTB16_RORn as SXTB16, MOV ROR #4, SXTB16 (4 is not one of SXTB16's rotations).
 """
 from armsim.cpu.kernel import kernel
-from armsim.cpu.ops import and_, bfi, ldrh, lsl, orr, ror, sxtb16, uxtb
+from armsim.cpu.ops import and_, bfi, ldrh, lsl, orr, pkhbt, pkhtb, ror, sxtb16, uxtb
 
 
 @kernel(inline=True)
@@ -27,4 +27,24 @@ def read_and_pad_s4(m, source):
     in_a = orr(m, high_byte, uxtb(m, packed, 0))    # inA = (in & 0x00FF) | ...;
     out1 = sxtb16(m, ror(m, sxtb16(m, lsl(m, in_a, 4), 0), 4), 0)
     out2 = sxtb16(m, ror(m, sxtb16(m, in_a, 0), 4), 0)
+    return out1, out2
+
+
+@kernel(inline=True)
+def read_and_pad_s4_ordered(m, source):
+    """read_and_pad_s4_ordered: (out1, out2) = weights 0,1 and weights 2,3 of source[0..1]
+    as int16x2, in order (the GEMM of arm_convolve_s4 multiplies them with im2col pairs).
+
+        inAbuf1 = SXTB16_RORn(__sxtb16(inA), 4);       (high nibbles)
+        inAbuf2 = SXTB16_RORn(__sxtb16(inA << 4), 4);  (low nibbles)
+        *out2 = PKHTB(inAbuf1, inAbuf2, 16);  *out1 = PKHBT(inAbuf2, inAbuf1, 16);
+    Same prelude as read_and_pad_s4 (LDRH, BFI, LSL/AND, UXTB, ORR)."""
+    halfword = ldrh(m, source)
+    packed = bfi(m, 0, halfword, 0, 16)
+    high_byte = and_(m, lsl(m, packed, 8), 0xFF0000)
+    in_a = orr(m, high_byte, uxtb(m, packed, 0))
+    high = sxtb16(m, ror(m, sxtb16(m, in_a, 0), 4), 0)
+    low = sxtb16(m, ror(m, sxtb16(m, lsl(m, in_a, 4), 0), 4), 0)
+    out2 = pkhtb(m, high, low, 16)
+    out1 = pkhbt(m, low, high, 16)
     return out1, out2
