@@ -11,42 +11,84 @@ from armsim.cpu import machine
 from armsim.cpu.kernel import run
 from armsim.kernels import oracle
 from armsim.kernels.cmsis_nn.arm_depthwise_conv_s4 import arm_depthwise_conv_s4
+from armsim.kernels.cmsis_nn.arm_depthwise_conv_s4_opt import arm_depthwise_conv_s4_opt
 
-from conftest import VECTORS, load_case
+from conftest import REFERENCE, VECTORS, load_case
 
 GENERIC_FILES = sorted(VECTORS.glob("depthwise_int4_generic*.json"))
+OPT_FILES = sorted(VECTORS.glob("depthwise_int4_[0-9]*.json"))
+MEASURED_FILES = sorted(REFERENCE.glob("dw_s4_*.json"))
+#: the measured cases by the kernel arm_depthwise_conv_wrapper_s4 dispatched them to
+MEASURED_GENERIC = [p for p in MEASURED_FILES
+                    if load_case(p)["wrapper_dispatch"] == "arm_depthwise_conv_s4"]
+MEASURED_OPT = [p for p in MEASURED_FILES
+                if load_case(p)["wrapper_dispatch"] == "arm_depthwise_conv_s4_opt"]
+
+
+def packed_weights(case):
+    """The packed bytes: the vectors' `weights`, the measured cases' `weights_packed_int4`."""
+    f = case["filter_dims"]
+    count = f["h"] * f["w"] * case["output_dims"]["c"]
+    packed = case.get("weights_packed_int4", case["weights"])
+    assert len(packed) == (count + 1) // 2
+    return np.asarray(packed, np.int8), count
 
 
 def unpacked_weights(case):
     """The int4 weights as int8 values (element 2k in the low nibble of byte k)."""
-    f = case["filter_dims"]
-    count = f["h"] * f["w"] * case["output_dims"]["c"]
-    packed = np.asarray(case["weights"], np.int16)
-    assert len(packed) == (count + 1) // 2
+    packed, count = packed_weights(case)
+    packed = packed.astype(np.int16)
     low = ((packed & 0xF) ^ 8) - 8
     return np.stack([low, packed >> 4], axis=1).ravel()[:count]
 
 
-def run_generic(case, dsp):
+def _layout(case, dsp, scratch_bytes=0):
     mem = machine.Memory()
     mem.region("sram", machine.SRAM_BASE, 0).region("flash", machine.FLASH_BASE, 0)
     addr = {name: mem.place(region, np.asarray(case[name], dtype))
-            for name, region, dtype in (("input", "sram", np.int8), ("weights", "flash", np.int8),
+            for name, region, dtype in (("input", "sram", np.int8),
                                         ("bias", "flash", np.int32),
                                         ("output_mult", "flash", np.int32),
                                         ("output_shift", "flash", np.int32))}
-    out_count = len(case["output_ref"])
-    output = mem.place("sram", out_count)
-    m = machine.build(mem, dsp=dsp)
+    addr["weights"] = mem.place("flash", packed_weights(case)[0])
+    if case["bias_is_null"]:
+        addr["bias"] = 0
+    addr["output"] = mem.place("sram", len(case["output_ref"]))
+    addr["scratch"] = mem.place("sram", scratch_bytes) if scratch_bytes else 0
+    return machine.build(mem, dsp=dsp), addr
+
+
+def _read_output(m, case, addr):
+    return machine.read(m, addr["output"], len(case["output_ref"]), np.int8)
+
+
+def run_generic(case, dsp):
+    m, addr = _layout(case, dsp)
     p, i, f, o = case["dw_conv_params"], case["input_dims"], case["filter_dims"], \
         case["output_dims"]
     run(arm_depthwise_conv_s4, m, i["w"], i["h"], i["c"], i["n"], addr["input"], f["w"], f["h"],
-        addr["weights"], 0 if case["bias_is_null"] else addr["bias"], o["w"], o["h"], output,
+        addr["weights"], addr["bias"], o["w"], o["h"], addr["output"],
         addr["output_mult"], addr["output_shift"], p["padding"]["w"], p["padding"]["h"],
         p["stride"]["w"], p["stride"]["h"], p["dilation"]["w"], p["dilation"]["h"],
         p["ch_mult"], p["input_offset"], p["output_offset"], p["activation"]["min"],
         p["activation"]["max"])
-    return machine.read(m, output, out_count, np.int8), m
+    return _read_output(m, case, addr), m
+
+
+def run_opt(case, dsp):
+    """arm_depthwise_conv_s4_opt with the buffer arm_depthwise_conv_s4_opt_get_buffer_size
+    asks for (the s8 opt DSP size: input_ch * kernel_x * kernel_y int16)."""
+    p, i, f, o = case["dw_conv_params"], case["input_dims"], case["filter_dims"], \
+        case["output_dims"]
+    m, addr = _layout(case, dsp, i["c"] * f["w"] * f["h"] * 2)
+    status = run(arm_depthwise_conv_s4_opt, m, addr["scratch"], i["w"], i["h"], i["c"],
+                 addr["input"], f["w"], f["h"], addr["weights"], addr["bias"], o["c"], o["w"],
+                 o["h"], addr["output"], addr["output_mult"], addr["output_shift"],
+                 p["padding"]["w"], p["padding"]["h"], p["stride"]["w"], p["stride"]["h"],
+                 p["input_offset"], p["output_offset"], p["activation"]["min"],
+                 p["activation"]["max"])
+    assert status == 0
+    return _read_output(m, case, addr), m
 
 
 def _loop(case):
@@ -57,6 +99,10 @@ def _loop(case):
     return "ch_mult 1" if ch_mult == 1 else "odd ch_mult" if ch_mult % 2 else "even ch_mult"
 
 
+def test_the_measured_cases_reach_both_kernels():
+    assert len(MEASURED_GENERIC) == 1 and len(MEASURED_OPT) == 1 and len(OPT_FILES) == 3
+
+
 def test_the_generic_vectors_and_synthetic_cases_cover_all_four_loops():
     cases = [load_case(p) for p in GENERIC_FILES] + [_synthetic(*s) for s in SYNTHETIC]
     assert {_loop(c) for c in cases} == {"odd input_ch", "ch_mult 1", "odd ch_mult",
@@ -64,7 +110,7 @@ def test_the_generic_vectors_and_synthetic_cases_cover_all_four_loops():
 
 
 @pytest.mark.parametrize("dsp", [True, False], ids=["simd", "scalar"])
-@pytest.mark.parametrize("file", GENERIC_FILES, ids=lambda p: p.stem)
+@pytest.mark.parametrize("file", GENERIC_FILES + MEASURED_GENERIC, ids=lambda p: p.stem)
 def test_generic_kernel_bit_exact(file, dsp):
     case = load_case(file)
     output, m = run_generic(case, dsp)
@@ -114,5 +160,15 @@ def _synthetic(in_c, ch_mult, kernel, bias_is_null):
 def test_generic_kernel_against_the_oracle(shape, dsp):
     case = _synthetic(*shape)
     output, _ = run_generic(case, dsp)
+    np.testing.assert_array_equal(output, oracle.depthwise_conv({**case,
+                                                                 "weights": unpacked_weights(case)}))
+
+
+@pytest.mark.parametrize("dsp", [True, False], ids=["simd", "scalar"])
+@pytest.mark.parametrize("file", OPT_FILES + MEASURED_OPT, ids=lambda p: p.stem)
+def test_opt_kernel_bit_exact(file, dsp):
+    case = load_case(file)
+    output, m = run_opt(case, dsp)
+    np.testing.assert_array_equal(output, np.asarray(case["output_ref"], np.int8))
     np.testing.assert_array_equal(output, oracle.depthwise_conv({**case,
                                                                  "weights": unpacked_weights(case)}))
