@@ -12,6 +12,8 @@ from armsim.cpu.kernel import run
 from armsim.kernels import oracle
 from armsim.kernels.cmsis_nn.arm_depthwise_conv_s4 import arm_depthwise_conv_s4
 from armsim.kernels.cmsis_nn.arm_depthwise_conv_s4_opt import arm_depthwise_conv_s4_opt
+from armsim.kernels.cmsis_nn.arm_depthwise_conv_wrapper_s4 import (
+    DISPATCH_GENERIC, DISPATCH_OPT, call_depthwise_conv_wrapper_s4)
 
 from conftest import REFERENCE, VECTORS, load_case
 
@@ -172,3 +174,28 @@ def test_opt_kernel_bit_exact(file, dsp):
     np.testing.assert_array_equal(output, np.asarray(case["output_ref"], np.int8))
     np.testing.assert_array_equal(output, oracle.depthwise_conv({**case,
                                                                  "weights": unpacked_weights(case)}))
+
+
+DISPATCHED = {DISPATCH_OPT: "arm_depthwise_conv_s4_opt", DISPATCH_GENERIC: "arm_depthwise_conv_s4"}
+
+
+@pytest.mark.parametrize("dsp", [True, False], ids=["simd", "scalar"])
+@pytest.mark.parametrize("file", GENERIC_FILES + OPT_FILES + MEASURED_FILES, ids=lambda p: p.stem)
+def test_wrapper_dispatches_as_measured_and_is_bit_exact(file, dsp):
+    """arm_depthwise_conv_wrapper_s4 with the buffer arm_depthwise_conv_wrapper_s4_get_buffer_size
+    asks for (the opt size when it dispatches to opt, else 0)."""
+    case = load_case(file)
+    p, i, f, o = case["dw_conv_params"], case["input_dims"], case["filter_dims"], \
+        case["output_dims"]
+    to_opt = (i["c"] == o["c"] and i["n"] == 1 and p["dilation"]["w"] == 1
+              and p["dilation"]["h"] == 1)
+    m, addr = _layout(case, dsp, i["c"] * f["w"] * f["h"] * 2 if to_opt else 0)
+    status = call_depthwise_conv_wrapper_s4(
+        m, addr["scratch"], i["w"], i["h"], i["c"], i["n"], addr["input"], f["w"], f["h"],
+        addr["weights"], addr["bias"], o["c"], o["w"], o["h"], addr["output"],
+        addr["output_mult"], addr["output_shift"], p["padding"]["w"], p["padding"]["h"],
+        p["stride"]["w"], p["stride"]["h"], p["dilation"]["w"], p["dilation"]["h"], p["ch_mult"],
+        p["input_offset"], p["output_offset"], p["activation"]["min"], p["activation"]["max"])
+    assert DISPATCHED[status] == case["wrapper_dispatch"]
+    np.testing.assert_array_equal(_read_output(m, case, addr),
+                                  np.asarray(case["output_ref"], np.int8))

@@ -103,12 +103,13 @@ def depthwise_conv_s4_generic(m, input, input_batches, input_x, input_y, input_c
                         bcc(m, i_ker_x >= ker_x_end)
                         while i_ker_x < ker_x_end:
                             v0 = add(m, ldrsb(m, input + idx_0), input_offset)
-                            if pair_outputs:
-                                acc_0 = mla(m, v0, _nibble(m, kernel, ker_idx_0, True), acc_0)
+                            if pair_outputs:                  # one byte, both nibbles
+                                byte = ldrsb(m, kernel + ker_idx_0)
+                                acc_0 = mla(m, v0, sbfx(m, byte, 0, 4), acc_0)
                                 v1 = v0
                                 if ch_mult == 1:              # the next input channel
                                     v1 = add(m, ldrsb(m, input + idx_0 + 1), input_offset)
-                                acc_1 = mla(m, v1, _nibble(m, kernel, ker_idx_0, False), acc_1)
+                                acc_1 = mla(m, v1, asr(m, byte, 4), acc_1)
                                 ker_idx_0 = add(m, ker_idx_0, ker_step)
                             elif even_ch:
                                 cmp(m, get_low_nibble, 0)     # if (get_low_nibble)
