@@ -15,6 +15,8 @@ from armsim.kernels.cmsis_nn.arm_depthwise_conv_s4_opt import arm_depthwise_conv
 from armsim.kernels.cmsis_nn.arm_depthwise_conv_wrapper_s4 import (
     DISPATCH_GENERIC, DISPATCH_OPT, call_depthwise_conv_wrapper_s4)
 
+from armsim.kernels.tflm.depthwise_conv_s4 import reference_buffer_size, run_reference
+
 from conftest import REFERENCE, VECTORS, load_case
 
 GENERIC_FILES = sorted(VECTORS.glob("depthwise_int4_generic*.json"))
@@ -197,5 +199,16 @@ def test_wrapper_dispatches_as_measured_and_is_bit_exact(file, dsp):
         p["stride"]["w"], p["stride"]["h"], p["dilation"]["w"], p["dilation"]["h"], p["ch_mult"],
         p["input_offset"], p["output_offset"], p["activation"]["min"], p["activation"]["max"])
     assert DISPATCHED[status] == case["wrapper_dispatch"]
+    np.testing.assert_array_equal(_read_output(m, case, addr),
+                                  np.asarray(case["output_ref"], np.int8))
+
+
+@pytest.mark.parametrize("file", GENERIC_FILES + OPT_FILES + MEASURED_FILES, ids=lambda p: p.stem)
+def test_reference_path_bit_exact(file):
+    """TFLM's path: UnpackDenseInt4IntoInt8 into Prepare's scratch, int8 reference kernel."""
+    case = load_case(file)
+    m, addr = _layout(case, True, reference_buffer_size(case))
+    chain = run_reference(m, case, addr, None)
+    assert chain[0] == "tflite::tensor_utils::UnpackDenseInt4IntoInt8"
     np.testing.assert_array_equal(_read_output(m, case, addr),
                                   np.asarray(case["output_ref"], np.int8))
