@@ -212,3 +212,16 @@ def test_reference_path_bit_exact(file):
     assert chain[0] == "tflite::tensor_utils::UnpackDenseInt4IntoInt8"
     np.testing.assert_array_equal(_read_output(m, case, addr),
                                   np.asarray(case["output_ref"], np.int8))
+
+
+@pytest.mark.parametrize("dsp, build", [(True, "dsp_O2"), (False, "scalar_O2")],
+                         ids=["simd", "scalar"])
+@pytest.mark.parametrize("file", MEASURED_GENERIC, ids=lambda p: p.stem)
+def test_generic_kernel_counts_against_measured(file, dsp, build):
+    """arm_depthwise_conv_s4 alone against its measured per-function count (the case its
+    even-ch_mult step bookkeeping is fitted to)."""
+    case = load_case(file)
+    _, m = run_generic(case, dsp)
+    got = sum(machine.counts(m).values())
+    want = case["measured"][build]["functions"]["arm_depthwise_conv_s4"]
+    assert abs(got - want) <= 0.05 * want, (got, want, f"{got / want - 1:+.1%}")
