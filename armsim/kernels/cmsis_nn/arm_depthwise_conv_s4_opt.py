@@ -12,12 +12,16 @@ channels are computed four at a time over the packed int4 weights, then the left
     get_low_nibble walk.
 Bias 0 = NULL.  Returns 0, or -1 (ARM_CMSIS_NN_ARG_ERROR: input_ch != output_ch, no buffer).
 
-Counts: the C's operations only (no stack traffic, no fitted bookkeeping), not yet compared
-with ../shared/reference dw_s4_* (uncalibrated).
+Counts: the C's operations, gcc's LDRH + SMLABB for the DSP one-tap loop (as the measured
+histogram), plus fitted stack traffic / moves / compares per two-tap DSP step, per scalar tap
+and per four-channel group (`_fitted_*`), fitted to dw_s4_3x3_8x8x16_m1_p1 (even channels,
+ch_mult 1, 3x3, pad 1) on dsp_O2 and scalar_O2; not read off a disassembly.
 """
 from armsim.cpu.kernel import kernel
-from armsim.cpu.ops import (add, asr, bcc, bl, cbz, cmp, eor, ldr, ldrsb, ldrsh, lsl, lsr, mla,
-                            mov, mul, pkhbt, pkhtb, pop_pc, push, sbfx, smlad, sub, uxth)
+from armsim.cpu.ops import (add, asr, bcc, bl, cbz, cmp, eor, fitted_add, fitted_bcc, fitted_cmp,
+                            fitted_ldr_sp, fitted_ldrd_sp, fitted_mov, fitted_str_sp,
+                            fitted_strd_sp, ldr, ldrh, ldrsb, ldrsh, lsl, lsr, mla, mov, mul,
+                            pkhbt, pkhtb, pop_pc, push, sbfx, smlabb, smlad, sub, uxth)
 from armsim.kernels.cmsis_nn.arm_depthwise_conv_s8 import requantize_clamp_store
 from armsim.kernels.cmsis_nn.arm_q7_to_q15_with_offset import arm_q7_to_q15_with_offset
 from armsim.kernels.cmsis_nn.read_and_pad_s4 import read_and_pad_s4
@@ -96,6 +100,54 @@ def _im2col(m, input, input_x, input_y, input_ch, kernel_x, kernel_y, base_idx_x
 
 
 @kernel(inline=True)
+def _fitted_dsp_step(m):
+    """Fitted: gcc's stack reloads/spills, moves and uint16_t counter work per two-tap DSP
+    step (dw_s4_3x3_8x8x16_m1_p1, 1,024 steps)."""
+    for _ in range(16):
+        fitted_ldr_sp(m)                                      # fitted
+    for _ in range(5):
+        fitted_str_sp(m)                                      # fitted
+    fitted_mov(m)                                             # fitted
+    fitted_mov(m)                                             # fitted
+    fitted_add(m)                                             # fitted
+    fitted_add(m)                                             # fitted
+    fitted_cmp(m)                                             # fitted
+    fitted_bcc(m)                                             # fitted
+    uxth(m, 0, 0)                                             # fitted: (uint16_t) col_count
+
+
+@kernel(inline=True)
+def _fitted_group(m):
+    """Fitted: per group of four output channels, the stack traffic, moves, compares and
+    uint16_t conversions the C's operations above do not count (dw_s4_3x3_8x8x16_m1_p1, 256
+    groups: the measured histogram minus the port's, after the per-step share)."""
+    if m.dsp:
+        n_ldr, n_str, n_mov, n_add, n_cmp, n_bcc, n_uxth, n_ldrd, n_strd = \
+            14, 5, 3, 0, 3, 2, 2, 2, 2
+    else:
+        n_ldr, n_str, n_mov, n_add, n_cmp, n_bcc, n_uxth, n_ldrd, n_strd = \
+            9, 7, 6, 5, 5, 4, 4, 4, 1
+    for _ in range(n_ldr):
+        fitted_ldr_sp(m)                                      # fitted
+    for _ in range(n_str):
+        fitted_str_sp(m)                                      # fitted
+    for _ in range(n_ldrd):
+        fitted_ldrd_sp(m)                                     # fitted
+    for _ in range(n_strd):
+        fitted_strd_sp(m)                                     # fitted
+    for _ in range(n_mov):
+        fitted_mov(m)                                         # fitted
+    for _ in range(n_add):
+        fitted_add(m)                                         # fitted
+    for _ in range(n_cmp):
+        fitted_cmp(m)                                         # fitted
+    for _ in range(n_bcc):
+        fitted_bcc(m)                                         # fitted
+    for _ in range(n_uxth):
+        uxth(m, 0, 0)                                         # fitted
+
+
+@kernel(inline=True)
 def _four_channels(m, kernel, row_pos, col_pos, input_ch, num_cols, uneven, s1, s2, s3, s4):
     """One group of four output channels over the whole window (sum..sum_4 accumulated)."""
     half = input_ch >> 1
@@ -127,6 +179,7 @@ def _four_channels(m, kernel, row_pos, col_pos, input_ch, num_cols, uneven, s1, 
             s4 = smlad(m, op_a, op_b, s4)
             row_pos = add(m, row_pos, input_ch)               # row_pos += input_ch;
             col_pos = add(m, col_pos, 4 * input_ch)           # col_pos += input_ch << 1;
+            _fitted_dsp_step(m)
             col_count = sub(m, col_count, 1)
             bcc(m, col_count != 0)
         col_count = num_cols & 1
@@ -156,12 +209,22 @@ def _four_channels(m, kernel, row_pos, col_pos, input_ch, num_cols, uneven, s1, 
     while col_count:                                          # one tap at a time
         ker00 = ldrsb(m, row_pos)
         ker11 = ldrsb(m, row_pos + 1)
-        s1 = mla(m, _low(m, ker00), ldrsh(m, col_pos), s1)
-        s2 = mla(m, _high(m, ker00), ldrsh(m, col_pos + 2), s2)
-        s3 = mla(m, _low(m, ker11), ldrsh(m, col_pos + 4), s3)
-        s4 = mla(m, _high(m, ker11), ldrsh(m, col_pos + 6), s4)
+        if m.dsp:                                             # gcc: LDRH + SMLABB (int16 x int8)
+            s1 = smlabb(m, _low(m, ker00), ldrh(m, col_pos), s1)
+            s2 = smlabb(m, _high(m, ker00), ldrh(m, col_pos + 2), s2)
+            s3 = smlabb(m, _low(m, ker11), ldrh(m, col_pos + 4), s3)
+            s4 = smlabb(m, _high(m, ker11), ldrh(m, col_pos + 6), s4)
+        else:
+            s1 = mla(m, _low(m, ker00), ldrsh(m, col_pos), s1)
+            s2 = mla(m, _high(m, ker00), ldrsh(m, col_pos + 2), s2)
+            s3 = mla(m, _low(m, ker11), ldrsh(m, col_pos + 4), s3)
+            s4 = mla(m, _high(m, ker11), ldrsh(m, col_pos + 6), s4)
         row_pos = add(m, row_pos, half)                       # row_pos += input_ch >> 1;
         col_pos = add(m, col_pos, 2 * input_ch)               # col_pos += input_ch;
+        if not m.dsp:
+            for _ in range(4):
+                fitted_ldr_sp(m)                              # fitted (scalar tap)
+            uxth(m, col_count, 0)                             # fitted: (uint16_t) col_count
         col_count = sub(m, col_count, 1)
         bcc(m, col_count != 0)
     return s1, s2, s3, s4
@@ -222,6 +285,7 @@ def arm_depthwise_conv_s4_opt(m, buf, input_x, input_y, input_ch, input, kernel_
                 row_pos = add(m, kernel, row_shift)
                 row_shift = add(m, row_shift, 2)
                 col_shift = add(m, col_shift, 4)
+                _fitted_group(m)
                 s1, s2, s3, s4 = _four_channels(m, kernel, row_pos, col_pos, input_ch, num_cols,
                                                 uneven, s1, s2, s3, s4)
                 for k in range(4):
