@@ -1,9 +1,13 @@
-"""DEPTHWISE_CONV_2D with packed int4 weights (issue 10, depthwise_conv_s4): the generic leaf
-kernel arm_depthwise_conv_s4 on CMSIS-NN's depthwise_int4_generic* vectors (all four loops of
-depthwise_conv_s4_generic: even input_ch with ch_mult 1 / odd / even, and odd input_ch), on
-the DSP and the plain-C machine, against output_ref and the int8 numpy oracle on the unpacked
-weights.  The family (wrapper, opt kernel, reference path) is not ported yet, so the kernel
-runs here on a memory laid out by the test."""
+"""DEPTHWISE_CONV_2D with packed int4 weights (issue 10, family depthwise_conv_s4).
+
+Through the harness: every CMSIS-NN depthwise_int4 vector and ../shared/reference dw_s4_* case
+on the simd, scalar and reference paths, against output_ref and the int8 numpy oracle on the
+unpacked weights.  Kernel by kernel (on a memory laid out here): the generic
+arm_depthwise_conv_s4 (all four loops of depthwise_conv_s4_generic, incl. synthetic shapes
+the vectors miss), arm_depthwise_conv_s4_opt, arm_depthwise_conv_wrapper_s4's dispatch, TFLM's
+reference path, and the measured instruction counts of the two kernels (5 %).
+(tests/test_oracle.py, test_reference_path.py, test_trace_equivalence.py,
+test_reference_cycles.py and test_failed_it.py pick the family's cases up as well.)"""
 import numpy as np
 import pytest
 
@@ -15,6 +19,8 @@ from armsim.kernels.cmsis_nn.arm_depthwise_conv_s4_opt import arm_depthwise_conv
 from armsim.kernels.cmsis_nn.arm_depthwise_conv_wrapper_s4 import (
     DISPATCH_GENERIC, DISPATCH_OPT, call_depthwise_conv_wrapper_s4)
 
+from armsim.kernels.families.depthwise_conv_s4 import packed_weights, unpacked_weights
+from armsim.kernels.harness import CaseError, run_case
 from armsim.kernels.tflm.depthwise_conv_s4 import reference_buffer_size, run_reference
 
 from conftest import REFERENCE, VECTORS, load_case
@@ -29,23 +35,6 @@ MEASURED_OPT = [p for p in MEASURED_FILES
                 if load_case(p)["wrapper_dispatch"] == "arm_depthwise_conv_s4_opt"]
 
 
-def packed_weights(case):
-    """The packed bytes: the vectors' `weights`, the measured cases' `weights_packed_int4`."""
-    f = case["filter_dims"]
-    count = f["h"] * f["w"] * case["output_dims"]["c"]
-    packed = case.get("weights_packed_int4", case["weights"])
-    assert len(packed) == (count + 1) // 2
-    return np.asarray(packed, np.int8), count
-
-
-def unpacked_weights(case):
-    """The int4 weights as int8 values (element 2k in the low nibble of byte k)."""
-    packed, count = packed_weights(case)
-    packed = packed.astype(np.int16)
-    low = ((packed & 0xF) ^ 8) - 8
-    return np.stack([low, packed >> 4], axis=1).ravel()[:count]
-
-
 def _layout(case, dsp, scratch_bytes=0):
     mem = machine.Memory()
     mem.region("sram", machine.SRAM_BASE, 0).region("flash", machine.FLASH_BASE, 0)
@@ -54,7 +43,7 @@ def _layout(case, dsp, scratch_bytes=0):
                                         ("bias", "flash", np.int32),
                                         ("output_mult", "flash", np.int32),
                                         ("output_shift", "flash", np.int32))}
-    addr["weights"] = mem.place("flash", packed_weights(case)[0])
+    addr["weights"] = mem.place("flash", packed_weights(case))
     if case["bias_is_null"]:
         addr["bias"] = 0
     addr["output"] = mem.place("sram", len(case["output_ref"]))
@@ -239,3 +228,35 @@ def test_opt_kernel_counts_against_measured(file, dsp, build):
     measured = case["measured"][build]
     want = measured["instructions"] - measured["functions"]["arm_depthwise_conv_wrapper_s4"]
     assert abs(got - want) <= 0.05 * want, (got, want, f"{got / want - 1:+.1%}")
+
+
+PATHS = ("simd", "scalar", "reference")
+
+
+@pytest.mark.parametrize("path", PATHS)
+@pytest.mark.parametrize("file", GENERIC_FILES + OPT_FILES + MEASURED_FILES, ids=lambda p: p.stem)
+def test_family_bit_exact_on_every_path(file, path):
+    case = load_case(file)
+    result = run_case(case, path)
+    np.testing.assert_array_equal(result.output, np.asarray(case["output_ref"], np.int8))
+    np.testing.assert_array_equal(result.output, oracle.depthwise_conv(
+        {**case, "weights": unpacked_weights(case)}))
+
+
+@pytest.mark.parametrize("path", ["simd", "scalar"])
+@pytest.mark.parametrize("file", MEASURED_FILES, ids=lambda p: p.stem)
+def test_family_counts_against_measured(file, path):
+    case = load_case(file)
+    measured = case["measured"]["dsp_O2" if path == "simd" else "scalar_O2"]
+    result = run_case(case, path)
+    assert result.kernel_path == measured["kernel_chain"]
+    want = measured["instructions"]
+    assert abs(result.instructions - want) <= 0.05 * want, \
+        (result.instructions, want, f"{result.instructions / want - 1:+.1%}")
+
+
+def test_bad_packed_length_is_one_clear_line():
+    case = load_case(GENERIC_FILES[0])
+    case["weights"] = case["weights"][:-1]
+    with pytest.raises(CaseError, match="weights: .* packed int4 bytes, expected"):
+        run_case(case, "simd")
