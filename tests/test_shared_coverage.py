@@ -9,7 +9,6 @@ from conftest import REFERENCE, VECTORS, all_families
 NOT_PORTED = {
     "lstm_s16",
     "conv_s4",
-    "depthwise_conv_s4",
 }
 
 

@@ -125,8 +125,9 @@ CASES = shared_cases(VECTORS)
 
 
 def _reduced(case):
-    """The same convolution with one batch and one output channel (same dispatch); a batch
-    matmul with one output batch and height (its first lhs and rhs matrices)."""
+    """The same convolution with one batch and one output channel (same dispatch); an int4
+    depthwise convolution with one output row; a batch matmul with one output batch and
+    height (its first lhs and rhs matrices)."""
     if case["family"] in ("batch_matmul", "batch_matmul_s16"):
         one = {"n": 1, "h": 1}
         lhs, rhs = dict(case["input_lhs_dims"], **one), dict(case["input_rhs_dims"], **one)
@@ -134,6 +135,10 @@ def _reduced(case):
                      output_dims=dict(case["output_dims"], **one),
                      input=case["input"][:lhs["w"] * lhs["c"]],
                      input2=case["input2"][:rhs["w"] * rhs["c"]])
+        small.pop("output_ref", None)
+        return small
+    if case["family"] == "depthwise_conv_s4":      # one output row (same dispatch)
+        small = dict(case, output_dims=dict(case["output_dims"], h=1))
         small.pop("output_ref", None)
         return small
     assert case["family"] in ("conv", "transpose_conv") and case.get("groups", 1) == 1, \
