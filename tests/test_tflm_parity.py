@@ -554,3 +554,20 @@ def test_a_shape_beyond_any_microcontroller_memory_is_a_documented_refusal(tmp_p
     m.subgraphs[0].tensors[2].shape = np.array([1442840640], np.int32)
     assert_refused(td.pack(m), _x((1, 6, 6, 2)), tmp_path, "tensor 2", "1442840640 elements",
                    tflm_refuses=False)
+
+
+def test_conv_weights_with_an_empty_dimension_are_refused_on_every_path(tmp_path):
+    """Campaign of seed 12 on the simd path (#983 vww, #1266 / #3510 ic): CONV_2D weights of
+    shape [oc, 3, 0, ic].  The simd path refused with CMSIS-NN's ARM_CMSIS_NN_ARG_ERROR while
+    the reference path ran it like TFLM's reference kernel (bias only): paths that disagree.
+    TFLM's CMSIS-NN kernel only DCHECKs that status, so the device leaves the output
+    unwritten; armsim refuses on every path."""
+    m = td.unpack(_conv_fc_model())
+    assert m.subgraphs[0].tensors[1].name == b"conv/weights"
+    m.subgraphs[0].tensors[1].shape = np.array([4, 3, 0, 2], np.int32)
+    data, x = td.pack(m), _x((1, 6, 6, 2))
+    assert td.tflm_run(data, x).kind == "ok"
+    for path in PATHS:
+        ours = td.armsim_run(data, x, tmp_path, path)
+        assert ours.kind == "refused" and "op 0 CONV_2D" in ours.message, (path, ours)
+        assert "an empty dimension" in ours.message and td.documented_refusal(ours.message)

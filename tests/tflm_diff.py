@@ -45,8 +45,9 @@ DOCUMENTED_REFUSALS = (
      "behaviour in C++)"),
     (r"an empty dimension",
      "weights with a zero dimension: TFLM's FULLY_CONNECTED divides the input by a depth of "
-     "0, its DEPTHWISE_CONV_2D ignores dimension 0 and reads H x W x C weights of a tensor "
-     "declared empty"),
+     "0; CMSIS-NN's conv / depthwise wrappers return ARM_CMSIS_NN_ARG_ERROR, which TFLM only "
+     "DCHECKs (output unwritten), while its reference DEPTHWISE_CONV_2D reads H x W x C "
+     "weights of a tensor declared empty"),
     (r"runs past the end of the file",
      "a buffer whose length runs past the end of the file (a corrupt flatbuffer): TFLM does "
      "not verify the file and reads the tensor's bytes from wherever the vector starts"),

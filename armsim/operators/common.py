@@ -230,6 +230,13 @@ def conv_tensors(model, op):
             require_int8(model, op, t, what)
         require_rank(model, op, t, 4, what)
     require_rank(model, op, filt, 4, "filter")
+    if not filt.size:
+        # CMSIS-NN's wrappers return ARM_CMSIS_NN_ARG_ERROR, which TFLM's CMSIS-NN kernels
+        # only DCHECK (the output stays unwritten), while the reference CONV_2D outputs the
+        # bias and the reference DEPTHWISE_CONV_2D reads fh x fw x oc weights regardless of
+        # dimension 0: the paths would disagree
+        raise error(model, op, f"weights {filt.describe()} have shape {list(filt.shape)}: "
+                               f"an empty dimension")
     if int16:
         require_16x8(model, op, inp, out, filt)
     return inp, filt, bias, out

@@ -12,11 +12,6 @@ def prepare(model, op):
     o = op.options
     _, fh, fw, oc = filt.shape
     n, _, _, ic = inp.shape
-    if not filt.size:
-        # TFLM's kernels ignore dimension 0 and read fh x fw x oc weights from the buffer of
-        # a tensor declared empty (armsim holds no values for it)
-        raise error(model, op, f"weights {filt.describe()} have shape {list(filt.shape)}: "
-                               f"an empty dimension")
     ch_mult = o["DepthMultiplier"]
     if ch_mult * ic != oc:
         # TFLM's kernels loop over the option's depth_multiplier (only a DCHECK compares it
