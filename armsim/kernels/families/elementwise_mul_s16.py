@@ -5,7 +5,13 @@ from armsim.cpu.kernel import run
 from armsim.kernels.cmsis_nn.arm_elementwise_mul_s16 import arm_elementwise_mul_s16
 from armsim.kernels.harness import CaseError
 from armsim.kernels.oracle_s16 import elementwise_mul_s16
-from armsim.kernels.tflm.elementwise_mul_s16 import run_reference  # noqa: F401 (reference path)
+from armsim.kernels.tflm import elementwise_mul as _tflm_mul
+
+
+def run_reference(m, case, addr, tracer):
+    """TFLM's Mul<int16_t>: the int8 reference template on halfwords."""
+    return _tflm_mul.run_reference(m, case, addr, tracer, element_bytes=2)
+
 
 FUNCTIONS = ("arm_elementwise_mul_s16",)
 ARRAYS = {"input": ("sram", np.int16), "input2": ("sram", np.int16)}

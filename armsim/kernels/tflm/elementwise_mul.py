@@ -7,15 +7,17 @@ call of MulElementwise, whose loop calls tflite::MultiplyByQuantizedMultiplier p
     unclamped = output_offset + MultiplyByQuantizedMultiplier(input1_val * input2_val,
                                                               output_multiplier, output_shift)
     clamp to [quantized_activation_min, quantized_activation_max]
+
+`element_bytes` 2 is the int16 instance Mul<int16_t> (TFLM's int16 MUL): the same template
+with halfword loads and stores (LDRSH / STRH); not calibrated, no measurement of it exists.
 """
 from armsim.cpu.kernel import kernel, run
-from armsim.cpu.ops import (add, bcc, bl, bx, cmp, ldr_sp, ldrd_sp, ldrsb, mov, mul, pop_pc,
-                        push, str_sp, strb, sub)
+from armsim.cpu.ops import (add, bcc, bl, bx, cmp, ldr_sp, ldrd_sp, ldrsb, ldrsh, mov, mul,
+                            pop_pc, push, str_sp, strb, strh, sub)
 from armsim.kernels.minmax import max_lt, min_ge
 from armsim.kernels.tflm.common import MBQM, MultiplyByQuantizedMultiplier
 
-NAME = "tflite::reference_integer_ops::Mul<signed char>"
-NAME_ELEMENTWISE = "tflite::reference_integer_ops::MulElementwise<signed char, signed char>"
+C_TYPE = {1: "signed char", 2: "short"}
 SHAPE_DIMS = 4
 
 
@@ -35,9 +37,18 @@ def _flat_size(m):
     return size
 
 
+@kernel(inline=True)
+def _load(m, address, element_bytes):
+    """An input element: LDRSB, or LDRSH for the int16 instance."""
+    if element_bytes == 1:
+        return ldrsb(m, address)
+    return ldrsh(m, address)
+
+
 @kernel
 def Mul(m, input1_offset, input2_offset, output_multiplier, output_shift, output_offset,
-        activation_min, activation_max, input1_data, input2_data, size, output_data):
+        activation_min, activation_max, input1_data, input2_data, size, output_data,
+        element_bytes):
     push(m, 4)
     mov(m, 0)
     sub(m, 0, 8)
@@ -59,18 +70,18 @@ def Mul(m, input1_offset, input2_offset, output_multiplier, output_shift, output
         bx(m)
     else:
         push(m, 8)
-        sub(m, input2_data, 1)
+        sub(m, input2_data, element_bytes)
         ldr_sp(m)
-        sub(m, input1_data, 1)
+        sub(m, input1_data, element_bytes)
         mov(m, 0)
-        add(m, output_data, -1)
-        add(m, input1_data - 1, size)
+        add(m, output_data, -element_bytes)
+        add(m, input1_data - element_bytes, element_bytes * size)
         i = 0
         while True:                              # for (int i = 0; i < size; ++i)
-            x = ldrsb(m, input1_data + i)        # ldrsb r3, [r6, #1]!
+            x = _load(m, input1_data + element_bytes * i, element_bytes)  # ldrsb r3, [r6, #1]!
             ldr_sp(m)                            # params.input1_offset
             ldr_sp(m)                            # params.input2_offset
-            y = ldrsb(m, input2_data + i)
+            y = _load(m, input2_data + element_bytes * i, element_bytes)
             ldr_sp(m)                            # params.output_offset
             input1_val = add(m, x, input1_offset)
             input2_val = add(m, y, input2_offset)
@@ -84,7 +95,10 @@ def Mul(m, input1_offset, input2_offset, output_multiplier, output_shift, output
             acc = min_ge(m, acc, activation_max)
             i += 1
             cmp(m, size, i)
-            strb(m, output_data + i - 1, acc)    # strb r4, [r9, #1]!
+            if element_bytes == 1:
+                strb(m, output_data + i - 1, acc)    # strb r4, [r9, #1]!
+            else:
+                strh(m, output_data + 2 * (i - 1), acc)  # strh r4, [r9, #2]!
             bcc(m, i != size)
             if i == size:
                 break
@@ -93,9 +107,12 @@ def Mul(m, input1_offset, input2_offset, output_multiplier, output_shift, output
     pop_pc(m, 4)
 
 
-def run_reference(m, case, addr, tracer):
+def run_reference(m, case, addr, tracer, element_bytes=1):
+    """Mul<int8_t>, or with `element_bytes` 2 Mul<int16_t>."""
     run(Mul, m, case["input_1_offset"], case["input_2_offset"], case["out_mult"],
         case["out_shift"], case["out_offset"], case["out_activation_min"],
         case["out_activation_max"], addr["input"], addr["input2"], case["block_size"],
-        addr["output"], tracer=tracer)
-    return [NAME, NAME_ELEMENTWISE, MBQM]
+        addr["output"], element_bytes, tracer=tracer)
+    t = C_TYPE[element_bytes]
+    return [f"tflite::reference_integer_ops::Mul<{t}>",
+            f"tflite::reference_integer_ops::MulElementwise<{t}, {t}>", MBQM]
