@@ -16,7 +16,7 @@ import numpy as np
 
 from armsim.cpu import cores, machine
 from armsim import model as model_mod
-from armsim import operators, tflm_host
+from armsim import operators, precompile, tflm_host
 from armsim.build import Build, BuildError
 from armsim import prepare as prepare_mod
 from armsim.kernels import harness
@@ -315,6 +315,8 @@ def run(model, path="simd", toolchain="gcc", core="cortex-m4", clock_mhz=100.0,
         values[t.index] = x
     ops = []
     memory_system = board.memory if board is not None else None
+    seen = precompile.Seen()
+    precompile.warm(model, steps, values, build, run_step, seen)
     for step in steps:
         with machine.recording_loads() if memory_system and memory_system.needs_trace() \
                 else contextlib.nullcontext():
@@ -337,6 +339,8 @@ def run(model, path="simd", toolchain="gcc", core="cortex-m4", clock_mhz=100.0,
         ops.append(OpProfile(step.index, step.op, " > ".join(chain), ref, step.output_shape,
                              step.macs, counts, cyc, m is not None, bd,
                              op_types(model, model.operators[step.index]), fitted, stages))
+        if not step.host:
+            seen.add(precompile.step_key(step, build))
         if progress is not None:
             progress(step)
     outputs = [values[i] for i in model.outputs]

@@ -2,11 +2,16 @@
 of its cases the code supports."""
 import functools
 import json
+import os
 from pathlib import Path
 
 import numpy as np
 
 from armsim.kernels.harness import FAMILIES, family
+
+# pytest -n 2 keeps both cores busy already: no compile helpers per run (armsim.precompile;
+# tests/test_precompile.py sets its own)
+os.environ.setdefault("ARMSIM_JOBS", "1")
 
 REPO = Path(__file__).resolve().parents[1]
 SHARED = REPO.parent / "shared"

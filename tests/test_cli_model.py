@@ -1,5 +1,7 @@
 """The whole-model CLI: bad inputs are one line, non-zero exit, no traceback, no file left."""
 import json
+import subprocess
+import sys
 
 import numpy as np
 import pytest
@@ -237,3 +239,20 @@ def test_cli_long_or_nul_model_names_are_one_line():
         r = _invoke(["arena", name])
         assert r.exit_code == 1 and isinstance(r.exception, SystemExit), r.exception
         assert len(r.output.strip().splitlines()) == 1 and "\x00" not in r.output
+
+
+@pytest.mark.parametrize("args, code, stream", [
+    (["--version"], 0, "stdout"),
+    (["profile", "no_such_model"], 1, "stderr"),
+    (["profile", "--no-such-option"], 2, "stderr"),
+])
+def test_console_script_exit_status_and_output(args, code, stream):
+    """The console script (`run`) leaves with os._exit after flushing: click's exit status
+    and every line written reach the caller."""
+    done = subprocess.run([sys.executable, "-c", "from armsim.cli.main import run; run()",
+                           *args], capture_output=True, text=True)
+    assert done.returncode == code
+    text = getattr(done, stream)
+    assert text.strip() and "Traceback" not in done.stderr
+    if code == 1:
+        assert text.count("\n") == 1 and "no_such_model" in text

@@ -54,7 +54,8 @@ def jit(fn=None, *, inline=None, cache=True):
     """Compile `fn` in nopython mode (see the module docstring for `inline`)."""
     def wrap(f):
         disp = Dispatcher(py_func=f, locals={},
-                          targetoptions={"nopython": True, **_INLINE[inline]})
+                          targetoptions={"nopython": True, "no_cfunc_wrapper": True,
+                                         **_INLINE[inline]})
         if cache:
             disp.enable_caching()
         return disp

@@ -74,17 +74,15 @@ class Tracer:
                                   py.__closure__)
         self._traced[fast_kernel] = twin
         for name, value in py.__globals__.items():
-            if isinstance(value, type(fast_kernel)):
-                if value in _PYTHON_OF:
-                    namespace[name] = self.traced(value)
-                else:
-                    op = _OP_BY_FAST.get(value)
-                    if op is not None:
-                        namespace[name] = self._ops[op]
+            op = _OP_OF_BODY.get(id(value))
+            if op is not None:
+                namespace[name] = self._ops[op]
+            elif isinstance(value, type(fast_kernel)) and value in _PYTHON_OF:
+                namespace[name] = self.traced(value)
         return twin
 
 
-_OP_BY_FAST = {op.fast: name for name, op in ops.OPS.items()}
+_OP_OF_BODY = {id(op.body): name for name, op in ops.OPS.items()}
 
 
 def _plain(result):

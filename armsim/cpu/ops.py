@@ -19,7 +19,7 @@ class and timing as ``<op>``, no operands (their values never mattered), and als
 in the machine's FITTED block, so traces, tables and JSON can tell them apart.
 """
 from numba import types
-from numba.extending import overload
+from numba.extending import overload, register_jitable
 
 from . import isa
 from .instructions import CLASS_INDEX, CLASS_OF, MNEMONIC_INDEX
@@ -52,7 +52,7 @@ OPS = {}
 def _register(name, mnemonic, body, fitted=False):
     op = Op(name, mnemonic, body, fitted)
     OPS[name] = op
-    return op.fast
+    return register_jitable(body)
 
 
 @jit(inline="numba", cache=False)
