@@ -1,7 +1,6 @@
 """The numpy oracle reproduces output_ref of every shared vector and measured case."""
 import copy
 import json
-from pathlib import Path
 
 import numpy as np
 import pytest
