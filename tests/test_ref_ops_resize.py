@@ -23,7 +23,7 @@ def _resize(method):
         x = g.input((2, 3, 5, 3), scale=0.1, zero_point=3)
         one = g.input((1, 1, 1, 2), scale=0.1, zero_point=-2)
         outs = []
-        for align, half in FLAGS:
+        for align, half in FLAGS if method == "NEAREST_NEIGHBOR" else FLAGS[:3]:
             for size in ((7, 4), (2, 9), (3, 5), (1, 2)):     # up, non-square, same, down
                 outs.append(g.resize(x, size, method, align, half))
             outs.append(g.resize(one, (3, 2), method, align, half))
@@ -32,7 +32,7 @@ def _resize(method):
     return build
 
 
-BUILDERS = {f.__name__: f for f in (_resize("NEAREST_NEIGHBOR"),)}
+BUILDERS = {f.__name__: f for f in (_resize("NEAREST_NEIGHBOR"), _resize("BILINEAR"))}
 
 
 @pytest.fixture(scope="module", params=sorted(BUILDERS))
@@ -83,7 +83,7 @@ def resize_raw(g, method, x, size_tensor, out_shape):
     return g._op(getattr(BO, f"RESIZE_{method}"), [x, size_tensor], [y])
 
 
-@pytest.mark.parametrize("method", ["NEAREST_NEIGHBOR"])
+@pytest.mark.parametrize("method", ["NEAREST_NEIGHBOR", "BILINEAR"])
 def test_resize_refusals(method):
     op = f"RESIZE_{method}"
     g = modelgen.Graph()
@@ -97,7 +97,8 @@ def test_resize_refusals(method):
     g = modelgen.Graph()
     x = g.input((1, 2, 3, 2), scale=0.1)
     g.output(resize_raw(g, method, x, g.tensor((3,), "int32", data=[4, 6, 1]), (1, 4, 6, 2)))
-    refused(g, f"{op}.*size .*INT32 \\[3\\]; TFLM takes INT32 \\[2\\]")
+    if method == "NEAREST_NEIGHBOR":
+        refused(g, f"{op}.*size .*INT32 \\[3\\]; TFLM takes INT32 \\[2\\]")
     g = modelgen.Graph()
     x = g.input((1, 2, 3, 2), scale=0.1)
     g.output(resize_raw(g, method, x, g.tensor((2,), "int64", data=[4, 6]), (1, 4, 6, 2)))
@@ -106,6 +107,31 @@ def test_resize_refusals(method):
     x = g.input((1, 2, 3, 2), scale=0.1)
     g.output(resize_raw(g, method, x, g.tensor((2,), "int32", data=[4, 6]), (1, 4, 5, 2)))
     refused(g, f"{op}.*size \\[4, 6\\] makes it \\[1, 4, 6, 2\\]", tflm_too=False)
+
+
+def test_resize_bilinear_refusals():
+    g = modelgen.Graph()
+    x = g.input((1, 2, 3, 2), scale=0.1)
+    g.output(g.resize(x, (4, 6), "BILINEAR", align_corners=True, half_pixel_centers=True))
+    refused(g, "RESIZE_BILINEAR.*half_pixel_centers and align_corners both set")
+    g = modelgen.Graph()
+    x = g.input((1, 2, 3, 2), dtype="int16", scale=0.1)
+    g.output(g.resize(x, (4, 6), "BILINEAR"))
+    refused(g, "RESIZE_BILINEAR.*INT16: TFLM's Eval takes float32 or int8")
+
+
+def test_resize_bilinear_size_of_three_reads_two():
+    """TFLM's bilinear Prepare takes a size of any length; its kernel reads two values."""
+    g = modelgen.Graph(seed=3)
+    x = g.input((1, 2, 3, 2), scale=0.1, zero_point=1)
+    g.output(resize_raw(g, "BILINEAR", x, g.tensor((3,), "int32", data=[4, 5, 9]),
+                        (1, 4, 5, 2)))
+    data = g.build()
+    m = model.parse(data, "size3.tflite")
+    xs = profiler.random_inputs(m, seed=2)
+    (want,) = tflm_outputs(data, xs)
+    (got,) = profiler.run(m, "scalar", inputs=xs).outputs
+    assert np.array_equal(got, want)
 
 
 def test_traced_run_equals_counted_run():

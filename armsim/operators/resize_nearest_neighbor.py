@@ -15,14 +15,16 @@ from armsim.operators.common import (NotSimulated, Step, case_tag, error, input_
 
 
 def resize_step(model, op, family):
-    """The Step of RESIZE_NEAREST_NEIGHBOR or RESIZE_BILINEAR (`family`) after the checks
-    their Prepares share."""
+    """The Step of RESIZE_NEAREST_NEIGHBOR or RESIZE_BILINEAR (`family`) after their
+    Prepares' checks (bilinear: any 1-D size of which the kernel reads the first two values,
+    half_pixel_centers excludes align_corners, float32 or int8)."""
     inp, size = input_tensor(model, op, 0, "input"), input_tensor(model, op, 1, "size")
     out = model.tensors[op.outputs[0]]
     if len(inp.shape) != 4:
         raise error(model, op, f"input {inp.describe()} has rank {len(inp.shape)}; TFLM "
                                f"takes 4")
-    if len(size.shape) != 1 or size.type != "INT32" or size.shape[0] != 2:
+    bilinear = family == "resize_bilinear"
+    if len(size.shape) != 1 or size.type != "INT32" or (size.shape[0] != 2 and not bilinear):
         raise error(model, op, f"size {size.describe()} is {size.type} {list(size.shape)}; "
                                f"TFLM takes INT32 [2]")
     if size.data is None:
@@ -31,14 +33,24 @@ def resize_step(model, op, family):
     if out.type != inp.type:
         raise error(model, op, f"output {out.describe()} is {out.type}, input {inp.type}: "
                                f"TFLM's Prepare makes the output the input's type")
+    o = op.options
+    if bilinear:
+        if o["HalfPixelCenters"] and o["AlignCorners"]:
+            raise error(model, op, "half_pixel_centers and align_corners both set: TFLM's "
+                                   "Prepare refuses it")
+        if size.shape[0] < 2:
+            raise error(model, op, f"size {size.describe()} has {size.shape[0]} element: "
+                                   f"TFLM's kernel reads two")
+        if inp.type not in ("FLOAT32", "INT8"):
+            raise error(model, op, f"input {inp.describe()} is {inp.type}: TFLM's Eval takes "
+                                   f"float32 or int8")
     require_int8(model, op, inp, "input")
     require_int8(model, op, out, "output")
     n, ih, iw, c = (int(d) for d in inp.shape)
-    oh, ow = (int(v) for v in np.asarray(size.data).reshape(2))
+    oh, ow = (int(v) for v in np.asarray(size.data).reshape(-1)[:2])
     if out.shape != (n, oh, ow, c):
         raise error(model, op, f"output {out.describe()} has shape {list(out.shape)}, the "
                                f"size {[oh, ow]} makes it {[n, oh, ow, c]}")
-    o = op.options
     case = {"case": case_tag(model, op), "family": family, "input_shape": [n, ih, iw, c],
             "size": [oh, ow], "align_corners": int(o["AlignCorners"]),
             "half_pixel_centers": int(o["HalfPixelCenters"])}
