@@ -504,6 +504,41 @@ class Graph:
         return self._op(getattr(_BO, f"RESIZE_{method}"), [x, s], [y], getattr(_OPT, table),
                         opts)
 
+    def batch_to_space_nd(self, x, block_shape, crops, name=None):
+        """BATCH_TO_SPACE_ND of an NHWC (or NHC: one block and crop row) `x`: `block_shape`
+        and `crops` [[begin, end]] per spatial dim, int32 constant inputs."""
+        return self._batch_space(x, block_shape, crops, False, name)
+
+    def space_to_batch_nd(self, x, block_shape, paddings, name=None):
+        """SPACE_TO_BATCH_ND of an NHWC (or NHC) `x`: `block_shape` and `paddings`
+        [[before, after]] per spatial dim, int32 constant inputs."""
+        return self._batch_space(x, block_shape, paddings, True, name)
+
+    def _batch_space(self, x, block_shape, margins, to_batch, name):
+        shape = list(self.shape(x))
+        block = np.asarray(block_shape, np.int32).reshape(-1)
+        margins = np.asarray(margins, np.int32).reshape(len(block), 2)
+        batch, spatial = shape[0], shape[1:1 + len(block)]
+        if to_batch:
+            out = [batch * int(np.prod(block))] + [
+                (s + int(m.sum())) // int(k) for s, m, k in zip(spatial, margins, block)]
+        else:
+            out = [batch // int(np.prod(block))] + [
+                s * int(k) - int(m.sum()) for s, m, k in zip(spatial, margins, block)]
+        scale, zp = self.quant(x)
+        y = self.tensor(out + shape[1 + len(block):], self.tensors[x].dtype, scale, zp,
+                        name=name)
+        b = self.tensor(block.shape, "int32", data=block,
+                        name=f"{self.tensors[y].name}/block_shape")
+        m = self.tensor(margins.shape, "int32", data=margins,
+                        name=f"{self.tensors[y].name}/{'paddings' if to_batch else 'crops'}")
+        if to_batch:
+            return self._op(_BO.SPACE_TO_BATCH_ND, [x, b, m], [y], _OPT.SpaceToBatchNDOptions,
+                            (tflite.SpaceToBatchNDOptionsStart, [],
+                             tflite.SpaceToBatchNDOptionsEnd))
+        return self._op(_BO.BATCH_TO_SPACE_ND, [x, b, m], [y], _OPT.BatchToSpaceNDOptions,
+                        (tflite.BatchToSpaceNDOptionsStart, [], tflite.BatchToSpaceNDOptionsEnd))
+
     def transpose(self, x, perm, name=None):
         """TRANSPOSE by `perm` (an int32 constant input); output dim k is input dim perm[k]."""
         shape = self.shape(x)

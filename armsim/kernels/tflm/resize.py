@@ -218,6 +218,7 @@ def resize_nearest_neighbor_s8(m, inp, size, out, align, half, batches, in_h, in
                 add(m, src, src_batch)
                 add(m, x, 1)
                 mov(m, depth)
+                bl(m)
                 memcpy(m, dst, src_batch + src, depth)
                 cmp(m, out_w, x + 1)
                 dst = add(m, dst, depth)
