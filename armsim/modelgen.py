@@ -329,6 +329,12 @@ class Graph:
         return self._pool(_BO.MAX_POOL_2D, x, pool, stride, padding, activation,
                           name or f"max_pool2d_{len(self.ops)}")
 
+    def l2_pool2d(self, x, pool=(2, 2), stride=None, padding="VALID", activation="NONE",
+                  name=None):
+        """L2_POOL_2D (TFLM runs float32 only: an int8 `x` makes a model it refuses)."""
+        return self._pool(_BO.L2_POOL_2D, x, pool, stride, padding, activation,
+                          name or f"l2_pool2d_{len(self.ops)}")
+
     def softmax(self, x, beta=1.0, out_dtype=None, name=None):
         """SOFTMAX with the output quantization TFLM requires: int8 scale 1/256, zero point
         -128; int16 (an int16 input, or `out_dtype="int16"` for int8 -> int16) scale 1/32768,

@@ -110,7 +110,7 @@ def tflm_refuses(data):
     xs = profiler.random_inputs(model.parse(data, "refused.tflite"), seed=1)
     try:
         tflm_outputs(data, xs)
-    except Exception:
+    except (RuntimeError, ValueError):
         return True
     return False
 
@@ -232,3 +232,22 @@ def test_batch_space_refusals(to_batch):
     x = g.input((4, 2, 2, 2), scale=0.1)
     g.output(batch_space_raw(g, to_batch, x, [0, 1], [[0, 0]] * 2, (4, 2, 2, 2)))
     refused(g, f"{op}.*block shape \\[0, 1\\] must be >= 1", tflm_too=None)  # TFLM: / 0
+
+
+def test_l2_pool_2d_int8_refused_as_tflm_refuses_it():
+    g = modelgen.Graph()
+    g.output(g.l2_pool2d(g.input((1, 4, 4, 3), scale=0.1), (2, 2)))
+    refused(g, "L2_POOL_2D.*INT8: TFLM's L2_POOL_2D takes float32 only")
+
+
+def test_l2_pool_2d_float32_runs_on_the_host_as_tflm():
+    g = modelgen.Graph()
+    g.output(g.l2_pool2d(g.input((1, 4, 6, 3), dtype="float32"), (2, 3), padding="SAME"))
+    data = g.build()
+    m = model.parse(data, "l2.tflite")
+    (step,) = prepare.prepare(m)
+    assert step.host
+    xs = profiler.random_inputs(m, seed=3)
+    prof = profiler.run(m, "scalar", inputs=xs)
+    assert not prof.ops[0].simulated
+    assert np.array_equal(prof.outputs[0], tflm_outputs(data, xs)[0])

@@ -10,8 +10,7 @@ another shape.  The size is read by the kernel: placed in flash.
 import numpy as np
 
 from armsim.operators import EvalGlue, Operator
-from armsim.operators.common import (NotSimulated, Step, case_tag, error, input_tensor,
-                                     require_int8)
+from armsim.operators.common import Step, case_tag, error, input_tensor, require_int8
 
 
 def resize_step(model, op, family):

@@ -176,8 +176,8 @@ def resize_nearest_neighbor_s8(m, inp, size, out, align, half, batches, in_h, in
         str_sp(m)
         str_sp(m)
     dst = out
-    for b in range(batches):
-        src_batch = inp + b * in_h * row_offset
+    for batch in range(batches):
+        src_batch = inp + batch * in_h * row_offset
         ldr_sp(m)
         cmp(m, out_h, 0)
         bcc(m, out_h <= 0)
@@ -246,9 +246,9 @@ def resize_nearest_neighbor_s8(m, inp, size, out, align, half, batches, in_h, in
         add(m, 0, 0)
         str_sp(m)
         ldr_sp(m)
-        add(m, b, 1)
-        cmp(m, batches, b + 1)
-        bcc(m, b + 1 < batches)
+        add(m, batch, 1)
+        cmp(m, batches, batch + 1)
+        bcc(m, batch + 1 < batches)
     add(m, 0, 124)
     pop_pc(m, 9)
     return 0
@@ -378,7 +378,7 @@ def resize_bilinear_s8(m, inp, size, out, align, half, batches, in_h, in_w, dept
         mov(m, 0)
     h_offset = h_scale // 2                      # scale_10 / 2 (the scales are positive)
     w_offset = w_scale // 2
-    for b in range(batches):
+    for batch in range(batches):
         cmp(m, out_h, 0)
         bcc(m, out_h <= 0)
         if out_h > 0:
@@ -407,10 +407,10 @@ def resize_bilinear_s8(m, inp, size, out, align, half, batches, in_h, in_w, dept
             cmp(m, out_w, 0)
             bcc(m, out_w <= 0)
             if out_w > 0:
-                add(m, y1, b * in_h)
+                add(m, y1, batch * in_h)
                 mul(m, in_w, y1)
                 str_sp(m)
-                add(m, y0, b * in_h)
+                add(m, y0, batch * in_h)
                 mul(m, in_w, y0)
                 str_sp(m)
                 rsb(m, sy, y0 << 10)
@@ -432,8 +432,8 @@ def resize_bilinear_s8(m, inp, size, out, align, half, batches, in_h, in_w, dept
                 mov(m, 0)
             wy1 = sy - (y0 << 10)
             wy0 = 1024 - wy1
-            row0 = (b * in_h + y0) * in_w
-            row1 = (b * in_h + y1) * in_w
+            row0 = (batch * in_h + y0) * in_w
+            row1 = (batch * in_h + y1) * in_w
             for x in range(out_w):
                 sx = x * w_scale + (w_offset - 512 if half else 0)
                 if x == 0:
@@ -476,7 +476,7 @@ def resize_bilinear_s8(m, inp, size, out, align, half, batches, in_h, in_w, dept
                     asr(m, wx1, 31)
                     add(m, 0, -1)
                     mov(m, 0)
-                obase = ((b * out_h + y) * out_w + x) * depth
+                obase = ((batch * out_h + y) * out_w + x) * depth
                 for c in range(depth):
                     ldr_sp(m)
                     ldr_sp(m)
@@ -582,11 +582,11 @@ def resize_bilinear_s8(m, inp, size, out, align, half, batches, in_h, in_w, dept
             ldrd_sp(m)
             ldr_sp(m)
             mov(m, 0)
-        add(m, b, 1)
-        cmp(m, batches, b + 1)
+        add(m, batch, 1)
+        cmp(m, batches, batch + 1)
         add(m, 0, 0)
         add(m, 0, 0)
-        bcc(m, b + 1 < batches)
+        bcc(m, batch + 1 < batches)
     add(m, 0, 244)
     pop_pc(m, 9)
     return 0
