@@ -251,3 +251,17 @@ def test_l2_pool_2d_float32_runs_on_the_host_as_tflm():
     prof = profiler.run(m, "scalar", inputs=xs)
     assert not prof.ops[0].simulated
     assert np.array_equal(prof.outputs[0], tflm_outputs(data, xs)[0])
+
+
+@pytest.mark.parametrize("value, per_channel", [(5, 56), (-5, 58)])
+def test_resize_bilinear_channel_loop_matches_disassembly(value, per_channel):
+    """gcc's channel loop of ResizeBilinearInteger<int8_t> (0x29a..0x34e, 60 instructions):
+    two of ITEET's four fail, and a positive sum skips the 0xFFFFF bias (LDR, ADDS)."""
+    def instructions(channels):
+        g = modelgen.Graph()
+        x = g.input((1, 3, 3, channels), scale=0.1)
+        g.output(g.resize(x, (5, 5), "BILINEAR"))
+        m = model.parse(g.build(), "channels.tflite")
+        xs = [np.full((1, 3, 3, channels), value, np.int8)]
+        return profiler.run(m, "scalar", inputs=xs).ops[0].instructions
+    assert instructions(9) - instructions(1) == 8 * 25 * per_channel
