@@ -97,7 +97,7 @@ def extended_shape(m, rank):
 
 
 @kernel(inline=True)
-def nearest_neighbor(m, index, out_size, align, half):
+def nearest_neighbor(m, index, in_size, out_size, align, half):
     """GetNearestNeighbor's inlined code (the scale and the rounding in soft float); `index`
     is the value it returns (`nearest_index`)."""
     if align:
@@ -127,9 +127,11 @@ def nearest_neighbor(m, index, out_size, align, half):
     soft_float_call(m, FMUL)
     soft_float_call(m, ROUNDF if align else FLOORF)
     soft_float_call(m, F2IZ)
-    cmp(m, index, 0)                             # min(v, in - 1)
-    it(m)
-    mov(m, index)
+    clamped = index == in_size - 1               # min(v, in - 1) took in - 1
+    cmp(m, index, in_size - 1)
+    it(m, 0 if clamped else 1)
+    if clamped:
+        mov(m, index)
     cbz(m, half == 0)
     if half:
         bic(m, index, 0)                         # max(0, v)
@@ -193,7 +195,7 @@ def resize_nearest_neighbor_s8(m, inp, size, out, align, half, batches, in_h, in
             cmp(m, align, 0)
             bcc(m, align == 0)
             ldr_sp(m)
-            in_y = nearest_neighbor(m, rows[y], out_h, align, half)
+            in_y = nearest_neighbor(m, rows[y], in_h, out_h, align, half)
             ldr_sp(m)
             cmp(m, out_w, 0)
             y_base = mul(m, row_offset, in_y)
@@ -211,7 +213,7 @@ def resize_nearest_neighbor_s8(m, inp, size, out, align, half, batches, in_h, in
                 bcc(m, align == 0)
             for x in range(out_w):
                 ldr_sp(m)
-                in_x = nearest_neighbor(m, cols[x], out_w, align, half)
+                in_x = nearest_neighbor(m, cols[x], in_w, out_w, align, half)
                 ldr_sp(m)
                 ldr_sp(m)
                 src = mla(m, depth, in_x, y_base)
