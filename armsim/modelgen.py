@@ -329,6 +329,12 @@ class Graph:
         return self._pool(_BO.MAX_POOL_2D, x, pool, stride, padding, activation,
                           name or f"max_pool2d_{len(self.ops)}")
 
+    def l2_pool2d(self, x, pool=(2, 2), stride=None, padding="VALID", activation="NONE",
+                  name=None):
+        """L2_POOL_2D (TFLM runs float32 only: an int8 `x` makes a model it refuses)."""
+        return self._pool(_BO.L2_POOL_2D, x, pool, stride, padding, activation,
+                          name or f"l2_pool2d_{len(self.ops)}")
+
     def softmax(self, x, beta=1.0, out_dtype=None, name=None):
         """SOFTMAX with the output quantization TFLM requires: int8 scale 1/256, zero point
         -128; int16 (an int16 input, or `out_dtype="int16"` for int8 -> int16) scale 1/32768,
@@ -485,6 +491,59 @@ class Graph:
                 [(tflite.MirrorPadOptionsAddMode, getattr(tflite.MirrorPadMode, mode))],
                 tflite.MirrorPadOptionsEnd)
         return self._op(_BO.MIRROR_PAD, [x, p], [y], _OPT.MirrorPadOptions, opts)
+
+    def resize(self, x, size, method="NEAREST_NEIGHBOR", align_corners=False,
+               half_pixel_centers=False, name=None):
+        """RESIZE_NEAREST_NEIGHBOR or RESIZE_BILINEAR (`method`) of an NHWC `x` to `size`
+        (height, width; an int32 constant input), output quantized as the input."""
+        n, _, _, c = self.shape(x)
+        scale, zp = self.quant(x)
+        y = self.tensor((n, size[0], size[1], c), self.tensors[x].dtype, scale, zp, name=name)
+        s = self.tensor((2,), "int32", data=np.array(size, np.int32),
+                        name=f"{self.tensors[y].name}/size")
+        table = "ResizeNearestNeighborOptions" if method == "NEAREST_NEIGHBOR" else \
+            "ResizeBilinearOptions"
+        start, end = (getattr(tflite, f"{table}{part}") for part in ("Start", "End"))
+        opts = (start, [(getattr(tflite, f"{table}AddAlignCorners"), bool(align_corners)),
+                        (getattr(tflite, f"{table}AddHalfPixelCenters"),
+                         bool(half_pixel_centers))], end)
+        return self._op(getattr(_BO, f"RESIZE_{method}"), [x, s], [y], getattr(_OPT, table),
+                        opts)
+
+    def batch_to_space_nd(self, x, block_shape, crops, name=None):
+        """BATCH_TO_SPACE_ND of an NHWC (or NHC: one block and crop row) `x`: `block_shape`
+        and `crops` [[begin, end]] per spatial dim, int32 constant inputs."""
+        return self._batch_space(x, block_shape, crops, False, name)
+
+    def space_to_batch_nd(self, x, block_shape, paddings, name=None):
+        """SPACE_TO_BATCH_ND of an NHWC (or NHC) `x`: `block_shape` and `paddings`
+        [[before, after]] per spatial dim, int32 constant inputs."""
+        return self._batch_space(x, block_shape, paddings, True, name)
+
+    def _batch_space(self, x, block_shape, margins, to_batch, name):
+        shape = list(self.shape(x))
+        block = np.asarray(block_shape, np.int32).reshape(-1)
+        margins = np.asarray(margins, np.int32).reshape(len(block), 2)
+        batch, spatial = shape[0], shape[1:1 + len(block)]
+        if to_batch:
+            out = [batch * int(np.prod(block))] + [
+                (s + int(m.sum())) // int(k) for s, m, k in zip(spatial, margins, block)]
+        else:
+            out = [batch // int(np.prod(block))] + [
+                s * int(k) - int(m.sum()) for s, m, k in zip(spatial, margins, block)]
+        scale, zp = self.quant(x)
+        y = self.tensor(out + shape[1 + len(block):], self.tensors[x].dtype, scale, zp,
+                        name=name)
+        b = self.tensor(block.shape, "int32", data=block,
+                        name=f"{self.tensors[y].name}/block_shape")
+        m = self.tensor(margins.shape, "int32", data=margins,
+                        name=f"{self.tensors[y].name}/{'paddings' if to_batch else 'crops'}")
+        if to_batch:
+            return self._op(_BO.SPACE_TO_BATCH_ND, [x, b, m], [y], _OPT.SpaceToBatchNDOptions,
+                            (tflite.SpaceToBatchNDOptionsStart, [],
+                             tflite.SpaceToBatchNDOptionsEnd))
+        return self._op(_BO.BATCH_TO_SPACE_ND, [x, b, m], [y], _OPT.BatchToSpaceNDOptions,
+                        (tflite.BatchToSpaceNDOptionsStart, [], tflite.BatchToSpaceNDOptionsEnd))
 
     def transpose(self, x, perm, name=None):
         """TRANSPOSE by `perm` (an int32 constant input); output dim k is input dim perm[k]."""

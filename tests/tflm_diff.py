@@ -129,6 +129,16 @@ DOCUMENTED_REFUSALS = (
      "a DEQUANTIZE to another type than float32: outside armsim's int8 scope"),
     (r"constant data of type",
      "constant data of a type armsim has no dtype for"),
+    (r"\] makes? it \[",
+     "a RESIZE_* / BATCH_TO_SPACE_ND / SPACE_TO_BATCH_ND output of another shape than its "
+     "size / block shape and crops or paddings give: TFLM never checks it, its kernels write "
+     "past the output or leave part of it unwritten"),
+    (r"TFLM's kernel reads (two|INT32)",
+     "a resize size of one value, or a block shape / crops / paddings of another type or "
+     "shape: TFLM's kernels read int32 values past them"),
+    (r"block shape \[.*\] must be >= 1",
+     "a block size below 1 or negative crops / paddings: TFLM divides by 0 or indexes "
+     "outside the tensors"),
     (r"sparse tensors",
      "sparse tensors: TFLM has no sparse kernels for these ops"),
 )
