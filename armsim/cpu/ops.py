@@ -3,10 +3,11 @@
 Each op issues one instruction (counts its mnemonic and the class pair it forms with the
 previous instruction), applies the pure semantics from `armsim.cpu.isa`, updates Q/GE, and
 for memory instructions checks the address against the machine's regions and counts the
-traffic per region.  An op exists twice from one body: ``OPS[name].body`` (plain Python,
-used by the traced run) and the module-level name, the same body compiled by
-`armsim.cpu.jit` (used by the counted run; LLVM inlines it into the kernels).
-`armsim.cpu.kernel` swaps one for the other.
+traffic per region.  One body serves every use: the traced run calls ``OPS[name].body`` as
+plain Python (`armsim.cpu.kernel` swaps it in); the counted run compiles the module-level
+name (the same function, registered with numba's ``register_jitable``) as a subroutine of
+each kernel that calls it: no Python wrapper or object code of its own, which cut the first
+run's compile time; ``OPS[name].fast`` is a compiled copy for calling one op from Python.
 
 Kernel code reads like the compiled C: ``sum = smlad(m, a, b, sum)`` is ``SMLAD``;
 pointer post-increments fold into the load/store (``LDR r0, [r1], #4``) and are not
@@ -35,8 +36,9 @@ _NFIELDS = len(REGION_FIELDS)
 
 
 class Op:
-    """One counted instruction: its mnemonic, Python body and compiled twin; `fitted` for
-    the issue-only twins of calibrated bookkeeping (see the module docstring)."""
+    """One counted instruction: its mnemonic, Python body and compiled copy (for Python
+    callers); `fitted` for the issue-only twins of calibrated bookkeeping (see the module
+    docstring)."""
 
     def __init__(self, name, mnemonic, body, fitted=False):
         self.name = name
