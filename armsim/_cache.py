@@ -101,17 +101,20 @@ def cache_root():
 
 # --- the stamp: a source file and its armsim imports ------------------------------------
 
+@functools.lru_cache(maxsize=None)
+def sources():
+    """Every armsim source file by dotted module name (one directory walk: a warm start
+    resolves each kernel's imports against it instead of probing the disk per name)."""
+    found = {}
+    for path in sorted((_ROOT / "armsim").rglob("*.py")):
+        parts = path.relative_to(_ROOT).with_suffix("").parts
+        found[".".join(parts[:-1] if parts[-1] == "__init__" else parts)] = path
+    return found
+
+
 def _module_path(name):
     """The source file of armsim module `name` (dotted), or None if it is not one."""
-    parts = name.split(".")
-    if parts[0] != "armsim":
-        return None
-    base = _ROOT.joinpath(*parts)
-    if base.with_suffix(".py").is_file():
-        return base.with_suffix(".py")
-    if (base / "__init__.py").is_file():
-        return base / "__init__.py"
-    return None
+    return sources().get(name)
 
 
 def _package_of(path):
@@ -181,11 +184,16 @@ def _name(path):
 
 
 @functools.lru_cache(maxsize=None)
+def _content_digest(path):
+    return hashlib.sha256(path.read_bytes()).digest()
+
+
+@functools.lru_cache(maxsize=None)
 def source_stamp(path):
     digest = hashlib.sha256(numba.__version__.encode())
     for p in dependencies(path):
         digest.update(_name(p).encode())
-        digest.update(p.read_bytes())
+        digest.update(_content_digest(p))
     return digest.hexdigest()
 
 

@@ -40,8 +40,8 @@ def jobs():
 
 def _sources_digest():
     digest = hashlib.sha256()
-    for path in sorted(_cache.PACKAGE.rglob("*.py")):
-        digest.update(str(path.relative_to(_cache.PACKAGE)).encode())
+    for name, path in sorted(_cache.sources().items()):
+        digest.update(name.encode())
         digest.update(path.read_bytes())
     return digest.hexdigest()[:20]
 

@@ -18,6 +18,10 @@ from armsim import _cache
 from armsim.cpu.jit import jit
 
 
+_STAMP_CACHES = (_cache.sources, _cache.imports, _cache.dependencies, _cache._content_digest,
+                 _cache.source_stamp)
+
+
 @pytest.fixture
 def tree(tmp_path, monkeypatch):
     monkeypatch.setattr(_cache, "_ROOT", tmp_path)
@@ -30,15 +34,15 @@ def tree(tmp_path, monkeypatch):
     (pkg / "isa.py").write_text("X = 1\n")
     (pkg / "sub" / "leaf.py").write_text("Y = 1\n")
     (pkg / "cli.py").write_text("from armsim.sub.kernel import add\n")
-    for f in (_cache.imports, _cache.dependencies, _cache.source_stamp):
+    for f in _STAMP_CACHES:
         f.cache_clear()
     yield pkg
-    for f in (_cache.imports, _cache.dependencies, _cache.source_stamp):
+    for f in _STAMP_CACHES:
         f.cache_clear()
 
 
 def _stamp(path):
-    for f in (_cache.imports, _cache.dependencies, _cache.source_stamp):
+    for f in _STAMP_CACHES:
         f.cache_clear()
     return _cache.source_stamp(path)
 
