@@ -480,6 +480,25 @@ class Graph:
         return self._reducer(_BO.REDUCE_MAX, x, axes, keep_dims, out_scale, out_zero_point,
                              name, axes_dtype)
 
+    def l2_normalization(self, x, activation="NONE", out_scale=1 / 128, out_zero_point=0,
+                         name=None):
+        """L2_NORMALIZATION over the last dim (TFLM's int8 kernel writes 1/128-scale values,
+        zero point 0: the default output quantization)."""
+        y = self.tensor(self.shape(x), self.tensors[x].dtype, out_scale, out_zero_point,
+                        name=name)
+        opts = (tflite.L2NormOptionsStart,
+                [(tflite.L2NormOptionsAddFusedActivationFunction, _ACTIVATIONS[activation])],
+                tflite.L2NormOptionsEnd)
+        return self._op(_BO.L2_NORMALIZATION, [x], [y], _OPT.L2NormOptions, opts)
+
+    def log_softmax(self, x, out_scale=16 / 256, out_zero_point=127, name=None):
+        """LOG_SOFTMAX over the last dim (TFLM's int8 Prepare requires the output scale
+        16/256 and zero point 127: the defaults)."""
+        y = self.tensor(self.shape(x), self.tensors[x].dtype, out_scale, out_zero_point,
+                        name=name)
+        opts = (tflite.LogSoftmaxOptionsStart, [], tflite.LogSoftmaxOptionsEnd)
+        return self._op(_BO.LOG_SOFTMAX, [x], [y], _OPT.LogSoftmaxOptions, opts)
+
     def pad(self, x, paddings, name=None):
         """PAD with zero (the input's zero point) by `paddings` [[before, after]] per dim."""
         shape = self.shape(x)

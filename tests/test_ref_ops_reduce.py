@@ -9,6 +9,9 @@ with TFLM's Python interpreter on simd / scalar / reference, the op simulated (c
   axes combination of a 4-D input and of other ranks, keep_dims true / false, negative and
   repeated axes, same and different input / output quantization; TFLM's refusals in one line,
   each checked against the interpreter.
+- LOG_SOFTMAX (int8: LogSoftmaxQuantized) and L2_NORMALIZATION (int8: L2Normalization): row
+  lengths and ranks, input scales and zero points, the kernels' special rows (a constant row,
+  L2's sums <= 1 and >= 2^29); their Prepare refusals checked against the interpreter.
 """
 import itertools
 
@@ -306,7 +309,7 @@ def test_traced_run_equals_counted_run():
     row = g.input((4,), scale=0.03, zero_point=2)
     g.output(g.add(x, row, out_scale=0.1), g.mul(row, x, out_scale=0.01),
              g.mean(x, (0, -1), keep_dims=False, out_scale=0.03), g.sum(x, (1,), out_scale=0.2),
-             g.reduce_max(x, (2, 0)))
+             g.reduce_max(x, (2, 0)), g.log_softmax(x), g.l2_normalization(x))
     m = model.parse(g.build(), "traced.tflite")
     values = dict(zip(m.inputs, profiler.random_inputs(m, seed=42)))
     for step in prepare.prepare(m):
@@ -316,3 +319,87 @@ def test_traced_run_equals_counted_run():
         assert np.array_equal(out_t, out_c), step.op
         assert machine.counts(mt) == machine.counts(mc), step.op
         assert len(tracer.records) == sum(machine.counts(mc).values()), step.op
+
+
+# --- LOG_SOFTMAX / L2_NORMALIZATION --------------------------------------------------------
+
+def test_log_softmax_bit_exact():
+    """Row lengths 1..300, ranks 1..4, input scales from 0.004 to 2 (diff_min cuts rows at
+    the small ones), a constant row."""
+    g = modelgen.Graph(seed=43)
+    shapes_scales = [((2, 3, 16), 0.05, -7), ((5,), 0.5, 100), ((1, 2, 300), 0.004, 0),
+                     ((3, 4), 2.0, 5), ((2, 1, 1, 1), 0.1, 0), ((4, 7), 0.02, -128)]
+    ins = [g.input(shape, scale=scale, zero_point=zp) for shape, scale, zp in shapes_scales]
+    g.output(*[g.log_softmax(x) for x in ins])
+    data = g.build()
+    m = model.parse(data, "log_softmax.tflite")
+    xs = profiler.random_inputs(m, seed=44)
+    xs[3][1] = 5                                  # a constant row
+    want = tflm_outputs(data, xs)
+    for path in PATHS:
+        prof = profiler.run(m, path, inputs=xs)
+        for k, (got, exp) in enumerate(zip(prof.outputs, want)):
+            assert np.array_equal(got, exp), (path, k)
+        for o in prof.ops:
+            assert o.simulated and o.reference and o.instructions > 0, o
+            assert "LogSoftmaxQuantized" in o.kernel
+
+
+def test_l2_normalization_bit_exact():
+    """Ranks 1..4, zero points, a row at the zero point (sum 0), a row of sum 1, a row whose
+    sum reaches 2^29 (GetInvSqrtQuantizedMultiplierExp's divide-by-4 loop); the output's own
+    quantization is ignored by TFLM's kernel (1/128 written whatever it says)."""
+    g = modelgen.Graph(seed=45)
+    ins = [g.input((2, 3, 16), scale=0.05, zero_point=-7), g.input((5,), scale=0.5, zero_point=100),
+           g.input((1, 2, 2, 30), scale=0.01, zero_point=0),
+           g.input((3, 4), scale=0.01, zero_point=5), g.input((1, 9000), scale=0.1, zero_point=127)]
+    outs = [g.l2_normalization(x) for x in ins[:-2]]
+    outs += [g.l2_normalization(ins[3], out_scale=0.3, out_zero_point=9),
+             g.l2_normalization(ins[4])]
+    g.output(*outs)
+    data = g.build()
+    m = model.parse(data, "l2.tflite")
+    xs = profiler.random_inputs(m, seed=46)
+    xs[3][1] = 5                                  # sum 0
+    xs[3][2] = [5, 6, 5, 5]                       # sum 1
+    xs[4][:] = -128                               # 9000 x 255^2 >= 2^29
+    want = tflm_outputs(data, xs, arena_size=1 << 17)
+    for path in PATHS:
+        prof = profiler.run(m, path, inputs=xs)
+        for k, (got, exp) in enumerate(zip(prof.outputs, want)):
+            assert np.array_equal(got, exp), (path, k)
+        for o in prof.ops:
+            assert o.simulated and o.reference and "L2Normalization" in o.kernel, o
+
+
+def _unary_model(build, shape=(2, 8), dtype="int8", **kw):
+    g = modelgen.Graph(seed=47)
+    x = g.input(shape, scale=0.05 if dtype != "int16" else 0.001, zero_point=0, dtype=dtype)
+    g.output(build(g, x, **kw))
+    return g.build(), [np.zeros(shape, np.dtype(dtype))]
+
+
+@pytest.mark.parametrize("kw, needle", [({"out_scale": 0.0625001}, "requires 16/256"),
+                                        ({"out_zero_point": 0}, "zero point 0")])
+def test_log_softmax_output_quantization_refused(kw, needle):
+    data, xs = _unary_model(lambda g, x, **k: g.log_softmax(x, **k), **kw)
+    _refused_by_both(data, xs, "LOG_SOFTMAX", needle)
+
+
+def test_log_softmax_int16_refused():
+    data, xs = _unary_model(lambda g, x: g.log_softmax(x, out_scale=0.001, out_zero_point=0),
+                            dtype="int16")
+    _refused_by_both(data, xs, "LOG_SOFTMAX", "INT16")
+
+
+@pytest.mark.parametrize("activation", ["RELU", "RELU6", "RELU_N1_TO_1"])
+def test_l2_normalization_activation_refused(activation):
+    data, xs = _unary_model(lambda g, x: g.l2_normalization(x, activation=activation))
+    _refused_by_both(data, xs, "L2_NORMALIZATION", "requires NONE")
+
+
+def test_l2_normalization_rank_5_and_int16_refused():
+    data, xs = _unary_model(lambda g, x: g.l2_normalization(x), shape=(1, 2, 1, 2, 3))
+    _refused_by_both(data, xs, "L2_NORMALIZATION", "at most 4")
+    data, xs = _unary_model(lambda g, x: g.l2_normalization(x, out_scale=0.001), dtype="int16")
+    _refused_by_both(data, xs, "L2_NORMALIZATION", "INT16")
