@@ -16,21 +16,34 @@ loops, the innermost one running the element function with a hoisted scalar when
 has stride 0 there.  The loop set-up is done on the host (`fused_loops`, the C's algorithm)
 and its instructions are issued per dim in the kernel.
 
-The element functions are the compiled ones of the elementwise reference kernels
-(`elementwise_add.add_func`, `elementwise_mul.mul_func`, read off gcc 12.2 -O2 code; SUB's
-is add_func with SUB, an estimate as kernels/tflm/sub.py says): the lambdas compute the same
-thing with the same ArithmeticParams loads.  Everything else -- the set-up loop, the
-ExtendedShape copies, RunBinaryOp's frames, pointer steps and loop tests -- is an estimate
-from the C structure, not compiled, and no measurement exists: nothing is fitted.
+RunBinaryOp (its frames, the per-call argument copies, the three innermost loops) and the
+element functions are transcribed from gcc's disassembly of broadcast_loop.h and the int8
+ADD / MUL reference code (retyped with TFLM's RuntimeShape / ArithmeticParams, not
+committed) compiled with arm-none-eabi-g++ 12.2 -O2 -mcpu=cortex-m4 -mthumb -DNDEBUG: ADD's
+AddFunc stays out of line and is called through the lambda's function pointer (BLX, PUSH
+{r4, r5}, its three MultiplyByQuantizedMultiplierSmallerThanOneExp in squared_difference.py's
+compiled sequence, SXTB, POP, BX); MUL's lambda is inlined around TFLM's out-of-line
+MultiplyByQuantizedMultiplier.  The LDM / STM copying the ADD lambda are counted as LDRD /
+STRD of the stack.  Run on unicorn's Cortex-M4 with the same operands the compiled code
+executes, for ADD / MUL of (2,3,1)+(1,3,4), (1,4,4,3)+(3), (1)+(2,5), (2,1,3,1,2)+(1,4,1,5,1),
+(1,8,8,16)+(1,1,1,16), (1,8,8,16)+(1,8,8,1): ADD 3133, 6107, 1222, 31816, 107225, 105648;
+MUL 1880, 3674, 763, 19332, 55302, 54140 instructions, and this port counts ADD 2896, 5881,
+1056, 31487, 106962, 105385; MUL 1644, 3442, 606, 18857, 54985, 53823: the loops match, the
+remaining 160-330 instructions are BroadcastBinaryOpSimple's set-up (ExtendedShape copies,
+the stride / fusion loop), still an estimate from the C.  SUB's element function (AddFunc
+with SUB) and the int16 instances (LDRSH / STRH / SXTH) take the same code, not compiled.
+Nothing is fitted.
 """
 from armsim.cpu.kernel import kernel, run
-from armsim.cpu.ops import (add, bcc, bl, cmp, it, ldr_sp, ldrd_sp, ldrsb, ldrsh, mov, mul,
-                            pop_pc, push, str_sp, strb, strh)
-from armsim.kernels.tflm.common import MBQM
-from armsim.kernels.tflm.elementwise_add import add_func
-from armsim.kernels.tflm.elementwise_mul import mul_func
+from armsim.cpu.ops import (add, bcc, bl, blx, bx, cbnz, cmp, it, ldr_sp, ldrd_sp, ldrsb, ldrsh,
+                            lsl, mov, mul, pop, pop_pc, push, str_sp, strb, strd_sp, strh, sub,
+                            sxtb, sxth)
+from armsim.kernels.minmax import max_lt, min_ge
+from armsim.kernels.tflm.common import MBQM, MultiplyByQuantizedMultiplier
+from armsim.kernels.tflm.squared_difference import _divide_by_pot, _high_mul
 
 MAX_RANK = 8                        # BroadcastBinaryOpSimple's kMaxRank
+INT32_MIN = -(2**31)
 ADD, MUL, SUB = 0, 1, 2
 NAMES = {(SUB, 1): "tflite::reference_ops::BroadcastQuantSubSlow<signed char>",
          (ADD, 1): "tflite::reference_integer_ops::BroadcastAdd4DSlow",
@@ -97,99 +110,269 @@ def _load(m, address, element_bytes):
 
 
 @kernel(inline=True)
-def _element(m, func, element_bytes, a, b, x_hoisted, y_hoisted, x, y, p0, p1, p2, p3, p4, p5,
-             p6, p7, p8, p9, p10, p11):
-    """op(a[i], b[i]): the element loads (a hoisted scalar is not reloaded) and the inlined
-    element function.  p0..p11: input1_offset, input2_offset, left_shift, input1 multiplier
-    and shift, input2 multiplier and shift, output multiplier and shift, output_offset,
-    activation min and max."""
-    if func != MUL:
-        ldrd_sp(m)                                      # input1_offset, input2_offset
-        if not x_hoisted:
-            x = _load(m, a, element_bytes)
-        ldr_sp(m)                                       # left_shift
-        if not y_hoisted:
-            y = _load(m, b, element_bytes)
-        return add_func(m, x, y, p0, p1, p2, p3, p4, p5, p6, p7, p8, p9, p10, p11,
-                        func == SUB)
-    if not x_hoisted:
-        x = _load(m, a, element_bytes)
+def _store(m, address, value, element_bytes):
+    if element_bytes == 1:
+        strb(m, address, value)
+    else:
+        strh(m, address, value)
+
+
+@kernel(inline=True)
+def _scaled(m, x, multiplier, shift):
+    """MultiplyByQuantizedMultiplierSmallerThanOneExp inside AddFunc, after its CMP / BEQ of
+    x against the multiplier: the INT32_MIN test when they are equal (never both INT32_MIN
+    for 8- or 16-bit inputs), squared_difference.py's compiled SMULL / nudge / UBFX and
+    RoundingDivideByPOT sequences (the same gcc output)."""
+    if x == multiplier:
+        cmp(m, multiplier, INT32_MIN)
+        bcc(m, True)                                    # bne.w back
+    high, sign = _high_mul(m, x, multiplier, True)
+    return _divide_by_pot(m, high, shift, sign, True)
+
+
+@kernel(inline=True)
+def _add_func(m, x, y, p0, p1, p2, p3, p4, p5, p6, p7, p8, p9, p10, p11, subtract,
+              element_bytes):
+    """AddFunc(x, y, params) as gcc compiles it out of line (BroadcastBinaryFunction6DSlow's
+    lambda calls it through the function pointer: the caller's BLX); SUB's function the same
+    with SUB for the ADD (not compiled: an estimate)."""
     ldr_sp(m)                                           # params.input1_offset
+    push(m, 2)                                          # push {r4, r5}
+    ldr_sp(m)                                           # params.left_shift
+    ldr_sp(m)                                           # params.input1_multiplier
+    input1_val = add(m, x, p0)
     ldr_sp(m)                                           # params.input2_offset
-    if not y_hoisted:
-        y = _load(m, b, element_bytes)
+    shifted_input1_val = lsl(m, input1_val, p2)
+    input2_val = add(m, y, p1)
+    cmp(m, p3, shifted_input1_val)
+    ldr_sp(m)                                           # params.input1_shift
+    shifted_input2_val = lsl(m, input2_val, p2)
+    bcc(m, p3 == shifted_input1_val)                    # beq.w: the overflow test
+    scaled_input1_val = _scaled(m, shifted_input1_val, p3, p4)
+    ldrd_sp(m)                                          # input2_multiplier, input2_shift
+    cmp(m, p5, shifted_input2_val)
+    bcc(m, p5 == shifted_input2_val)
+    scaled_input2_val = _scaled(m, shifted_input2_val, p5, p6)
+    ldr_sp(m)                                           # params.output_multiplier
+    if subtract:
+        raw = sub(m, scaled_input1_val, scaled_input2_val)
+    else:
+        raw = add(m, scaled_input2_val, scaled_input1_val)
+    cmp(m, p7, raw)
+    ldr_sp(m)                                           # params.output_shift
+    bcc(m, p7 == raw)
+    raw_output = _scaled(m, raw, p7, p8)
     ldr_sp(m)                                           # params.output_offset
-    return mul_func(m, x, y, p0, p1, p7, p8, p9, p10, p11)
+    ldrd_sp(m)                                          # quantized_activation_min, _max
+    raw_output = add(m, raw_output, p9)
+    raw_output = max_lt(m, raw_output, p10)             # std::max
+    raw_output = min_ge(m, raw_output, p11)             # std::min
+    if element_bytes == 1:
+        raw_output = sxtb(m, raw_output, 0)             # static_cast<int8_t>
+    else:
+        raw_output = sxth(m, raw_output, 0)             # static_cast<int16_t>
+    pop(m, 2)
+    bx(m)
+    return raw_output
+
+
+@kernel(inline=True)
+def _mul_element(m, x, y, x_hoisted, y_hoisted, a, b, element_bytes, p0, p1, p7, p8, p9, p10,
+                 p11):
+    """BroadcastMul6DSlow's lambda, inlined into RunBinaryOp's loop; the three loops (a
+    scalar first, second, none) order the loads and the params fields differently."""
+    if x_hoisted:
+        ldrd_sp(m)                                      # input1_offset, input2_offset
+        y = _load(m, b, element_bytes)
+        ldr_sp(m)                                       # output_offset
+        input2_val = add(m, y, p1)
+        input1_val = add(m, x, p0)
+        ldrd_sp(m)                                      # output_multiplier, output_shift
+    elif y_hoisted:
+        x = _load(m, a, element_bytes)
+        ldr_sp(m)
+        ldr_sp(m)
+        ldr_sp(m)
+        input1_val = add(m, x, p0)
+        input2_val = add(m, y, p1)
+        ldrd_sp(m)
+    else:
+        x = _load(m, a, element_bytes)
+        ldr_sp(m)
+        y = _load(m, b, element_bytes)
+        ldr_sp(m)
+        input1_val = add(m, x, p0)
+        ldr_sp(m)
+        input2_val = add(m, y, p1)
+    product = mul(m, input1_val, input2_val)
+    if not x_hoisted and not y_hoisted:
+        ldrd_sp(m)
+    bl(m)
+    acc = MultiplyByQuantizedMultiplier(m, product, p7, p8)
+    if x_hoisted:
+        ldrd_sp(m)                                      # quantized_activation_min, _max
+        acc = add(m, p9, acc)
+        acc = max_lt(m, acc, p10)
+        acc = min_ge(m, acc, p11)
+    else:
+        ldr_sp(m)                                       # quantized_activation_min
+        acc = add(m, p9, acc)
+        acc = max_lt(m, acc, p10)
+        ldr_sp(m)                                       # quantized_activation_max
+        acc = min_ge(m, acc, p11)
+    return acc
+
+
+@kernel(inline=True)
+def _frame(m, func):
+    """RunBinaryOp's entry: its frame, output_shape / output_stride / a_stride / b_stride at
+    dim loaded (from the caller's arrays), the dim == 0 test (CBNZ)."""
+    push(m, 9)
+    sub(m, 0, 52)
+    if func == MUL:
+        mov(m, 0)
+        ldrd_sp(m)
+        mov(m, 0)
+        for _ in range(5):
+            ldr_sp(m)
+        mov(m, 0)
+        ldr_sp(m)
+    else:
+        ldrd_sp(m)
+        mov(m, 0)
+        for _ in range(2):
+            ldr_sp(m)
+        ldr_sp(m)                                       # output_shape[dim]
+        ldr_sp(m)
+        mov(m, 0)
+        ldr_sp(m)
+        ldr_sp(m)                                       # output_stride[dim]
+        ldr_sp(m)                                       # a_stride[dim]
+        mov(m, 0)
+        ldr_sp(m)                                       # b_stride[dim]
+
+
+@kernel(inline=True)
+def _enter(m, func, n):
+    """RunBinaryOp at dim > 0: the frame, CBNZ taken, dim -= 1, the empty-loop test and the
+    values kept for the loop."""
+    _frame(m, func)
+    cbnz(m, True)
+    sub(m, 0, 1)                                        # dim -= 1
+    cmp(m, n, 0)
+    bcc(m, n == 0)
+    if func == MUL:
+        strd_sp(m)
+        str_sp(m)
+        mov(m, 0)
+        mov(m, 0)
+    else:
+        add(m, 0, 16)
+        strd_sp(m)
+        str_sp(m)
+        str_sp(m)
+        for _ in range(4):
+            mov(m, 0)
+        str_sp(m)
+
+
+@kernel(inline=True)
+def _call(m, func):
+    """One iteration's call RunBinaryOp(a, b, output, ..., dim, op): the stacked arguments
+    (the lambda copied by value for ADD: LDM / STM, counted as LDRD / STRD of the stack)."""
+    if func == MUL:
+        for _ in range(5):
+            ldr_sp(m)
+            str_sp(m)
+        for _ in range(3):
+            mov(m, 0)
+        ldr_sp(m)
+        add(m, 0, 1)
+    else:
+        ldr_sp(m)
+        str_sp(m)
+        ldr_sp(m)
+        str_sp(m)
+        add(m, 0, 104)
+        ldrd_sp(m)                                      # ldmia r1, {r0, r1}: the lambda
+        ldr_sp(m)
+        ldr_sp(m)
+        strd_sp(m)                                      # stmia ip, {r0, r1}
+        for _ in range(4):
+            ldr_sp(m)
+            str_sp(m)
+        for _ in range(3):
+            mov(m, 0)
+        add(m, 0, 1)
+    bl(m)
+
+
+@kernel(inline=True)
+def _advance(m, i, n):
+    """After the call: the loop test and a, b, output advanced by their strides."""
+    cmp(m, n, i + 1)
+    add(m, 0, 0)
+    add(m, 0, 0)
+    add(m, 0, 0)
+    bcc(m, i + 1 < n)
 
 
 @kernel(inline=True)
 def _innermost(m, func, element_bytes, a, b, out, n, a_stride, b_stride, p0, p1, p2, p3, p4,
                p5, p6, p7, p8, p9, p10, p11):
-    """RunBinaryOp at dim 0 (the callee after the caller's BL): which input is a scalar, then
-    the element loop."""
-    push(m, 8)
-    ldrd_sp(m)                                          # output_shape[0], output_stride[0]
-    ldr_sp(m)                                           # a_stride[0]
-    ldr_sp(m)                                           # b_stride[0]
-    cmp(m, 0, 0)                                        # dim == 0
-    bcc(m, False)
-    cmp(m, a_stride, 0)
-    bcc(m, a_stride != 0)
-    if a_stride != 0:
-        cmp(m, b_stride, 0)
-        bcc(m, b_stride != 0)
+    """RunBinaryOp at dim 0 (called with BL): which input is a scalar, then the element
+    loop; ADD / SUB call AddFunc through the pointer (BLX), MUL's lambda is inlined."""
+    _frame(m, func)
+    cbnz(m, False)
     x0 = 0
     y0 = 0
+    if func == MUL:
+        cmp(m, a_stride, 0)
+        bcc(m, a_stride != 0)
+        if a_stride != 0:
+            cbnz(m, b_stride != 0)
+    else:
+        cmp(m, a_stride, 0)
+        bcc(m, a_stride != 0)
+        if a_stride != 0:
+            cbnz(m, b_stride != 0)
     if a_stride == 0:
         x0 = _load(m, a, element_bytes)                 # const auto a_0 = *a
     elif b_stride == 0:
         y0 = _load(m, b, element_bytes)                 # const auto b_0 = *b
     cmp(m, n, 0)
     bcc(m, n == 0)
+    sub(m, 0, 1)
+    sub(m, 0, 1)
+    if a_stride != 0 and b_stride != 0:
+        sub(m, 0, 1)
+    add(m, 0, n)
+    if func != MUL:
+        mov(m, 0)                                       # the function pointer
     for i in range(n):
-        r = _element(m, func, element_bytes, a + element_bytes * i * (a_stride != 0),
-                     b + element_bytes * i * (b_stride != 0), a_stride == 0, b_stride == 0,
-                     x0, y0, p0, p1, p2, p3, p4, p5, p6, p7, p8, p9, p10, p11)
-        if element_bytes == 1:
-            strb(m, out + i, r)                         # output[i] = op(...)
+        ai = a + element_bytes * i
+        bi = b + element_bytes * i
+        if func == MUL:
+            r = _mul_element(m, x0, y0, a_stride == 0, b_stride == 0, ai, bi, element_bytes,
+                             p0, p1, p7, p8, p9, p10, p11)
         else:
-            strh(m, out + 2 * i, r)
-        add(m, i, 1)
+            x = x0
+            y = y0
+            if a_stride != 0:
+                x = _load(m, ai, element_bytes)
+            if b_stride != 0:
+                y = _load(m, bi, element_bytes)
+            if a_stride == 0 or b_stride == 0:
+                mov(m, 0)
+            mov(m, 0)                                   # r2 = &params
+            blx(m)
+            r = _add_func(m, x, y, p0, p1, p2, p3, p4, p5, p6, p7, p8, p9, p10, p11,
+                          func == SUB, element_bytes)
         cmp(m, i + 1, n)
+        _store(m, out + element_bytes * i, r, element_bytes)
         bcc(m, i + 1 < n)
-    pop_pc(m, 8)
-
-
-@kernel(inline=True)
-def _enter(m):
-    """RunBinaryOp at dim > 0: its frame, the dim's shape and strides, dim -= 1."""
-    push(m, 9)
-    ldrd_sp(m)                                          # output_shape[dim], output_stride[dim]
-    ldrd_sp(m)                                          # a_stride[dim], b_stride[dim]
-    cmp(m, 1, 0)                                        # dim == 0
-    bcc(m, True)
-    add(m, 0, -1)                                       # dim -= 1
-    cmp(m, 1, 0)                                        # i < output_shape_0
-    bcc(m, False)
-
-
-@kernel(inline=True)
-def _call(m):
-    """The recursive call's arguments beyond r0-r3 (stacked) and the BL."""
-    for _ in range(5):
-        str_sp(m)
-    bl(m)
-
-
-@kernel(inline=True)
-def _advance(m, i, n):
-    """After the recursive call: a, b, output advanced by their strides, the loop test."""
-    add(m, 0, 0)                                        # a += a_stride_0
-    add(m, 0, 0)                                        # b += b_stride_0
-    add(m, 0, 0)                                        # output += output_stride_0
-    add(m, i, 1)
-    cmp(m, i + 1, n)
-    bcc(m, i + 1 < n)
+    add(m, 0, 52)
+    pop_pc(m, 9)
 
 
 @kernel
@@ -272,10 +455,10 @@ def broadcast_binary(m, func, element_bytes, input1_data, input2_data, output_da
         if t == 0:                                      # the first call: from above
             entered = top
         else:                                           # loop entered + 1 iterates again
-            _call(m)
+            _call(m, func)
         for k in range(entered, 0, -1):
-            _enter(m)
-            _call(m)
+            _enter(m, func, o_shape[k])
+            _call(m, func)
         _innermost(m, func, element_bytes, a, b, out, n, a_strides[0], b_strides[0], p0, p1,
                    p2, p3, p4, p5, p6, p7, p8, p9, p10, p11)
         rest = t
@@ -285,7 +468,8 @@ def broadcast_binary(m, func, element_bytes, input1_data, input2_data, output_da
             _advance(m, d, o_shape[k])
             if d != o_shape[k] - 1:
                 break
-            pop_pc(m, 9)                                # this loop's call returns
+            add(m, 0, 52)                               # this loop's call returns
+            pop_pc(m, 9)
     pop_pc(m, 9)
     return 0
 
