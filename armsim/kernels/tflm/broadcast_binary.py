@@ -7,6 +7,9 @@ broadcast):
     ADD int16  reference_ops::BroadcastAdd4DSlow<int16_t> -> BroadcastAdd6DSlow (its lambda)
     MUL        reference_integer_ops::BroadcastMul4DSlow<T> -> BroadcastMul6DSlow (its lambda)
     SUB int8   reference_ops::BroadcastQuantSubSlow<int8_t> -> BroadcastSubCommon (a lambda)
+    SQUARED_DIFFERENCE int8  reference_integer_ops::BroadcastBinaryFunction4DSlow (-> 6DSlow)
+               with SquaredDifference<int8_t> (kernels/tflm/squared_difference.py's compiled
+               callee), when its Prepare found the input shapes differ
 
 all of which end in reference_ops::BroadcastBinaryOpSimple (broadcast_loop.h): over the
 ranks extended to dims_count = max(ranks), from the innermost dim outwards, each dim gets
@@ -31,7 +34,8 @@ MUL 1880, 3674, 763, 19332, 55302, 54140 instructions, and this port counts ADD 
 1056, 31487, 106962, 105385; MUL 1644, 3442, 606, 18857, 54985, 53823: the loops match, the
 remaining 160-330 instructions are BroadcastBinaryOpSimple's set-up (ExtendedShape copies,
 the stride / fusion loop), still an estimate from the C.  SUB's element function (AddFunc
-with SUB) and the int16 instances (LDRSH / STRH / SXTH) take the same code, not compiled.
+with SUB), SQUARED_DIFFERENCE's call of its element function and the int16 instances (LDRSH
+/ STRH / SXTH) take the same code, not compiled.
 Nothing is fitted.
 """
 from armsim.cpu.kernel import kernel, run
@@ -40,12 +44,15 @@ from armsim.cpu.ops import (add, bcc, bl, blx, bx, cbnz, cmp, it, ldr_sp, ldrd_s
                             sxtb, sxth)
 from armsim.kernels.minmax import max_lt, min_ge
 from armsim.kernels.tflm.common import MBQM, MultiplyByQuantizedMultiplier
-from armsim.kernels.tflm.squared_difference import _divide_by_pot, _high_mul
+from armsim.kernels.tflm.squared_difference import (_divide_by_pot, _high_mul,
+                                                    _squared_difference)
 
 MAX_RANK = 8                        # BroadcastBinaryOpSimple's kMaxRank
 INT32_MIN = -(2**31)
-ADD, MUL, SUB = 0, 1, 2
-NAMES = {(SUB, 1): "tflite::reference_ops::BroadcastQuantSubSlow<signed char>",
+ADD, MUL, SUB, SQUARED_DIFFERENCE = 0, 1, 2, 3
+NAMES = {(SQUARED_DIFFERENCE, 1): "tflite::reference_integer_ops::BroadcastBinaryFunction4DSlow"
+                                  "<int8_t> (SquaredDifference)",
+         (SUB, 1): "tflite::reference_ops::BroadcastQuantSubSlow<signed char>",
          (ADD, 1): "tflite::reference_integer_ops::BroadcastAdd4DSlow",
          (ADD, 2): "tflite::reference_ops::BroadcastAdd4DSlow<short>",
          (MUL, 1): "tflite::reference_integer_ops::BroadcastMul4DSlow<signed char>",
@@ -366,8 +373,11 @@ def _innermost(m, func, element_bytes, a, b, out, n, a_stride, b_stride, p0, p1,
                 mov(m, 0)
             mov(m, 0)                                   # r2 = &params
             blx(m)
-            r = _add_func(m, x, y, p0, p1, p2, p3, p4, p5, p6, p7, p8, p9, p10, p11,
-                          func == SUB, element_bytes)
+            if func == SQUARED_DIFFERENCE:
+                r = _squared_difference(m, x, y, p0, p1, p2, p3, p4, p5, p6, p7, p8, p9)
+            else:
+                r = _add_func(m, x, y, p0, p1, p2, p3, p4, p5, p6, p7, p8, p9, p10, p11,
+                              func == SUB, element_bytes)
         cmp(m, i + 1, n)
         _store(m, out + element_bytes * i, r, element_bytes)
         bcc(m, i + 1 < n)
@@ -474,21 +484,28 @@ def broadcast_binary(m, func, element_bytes, input1_data, input2_data, output_da
     return 0
 
 
+def run_broadcast(m, func, element_bytes, inputs, output, shapes, params, tracer=None):
+    """BroadcastBinaryOpSimple of `func` over the operands at `inputs` (two addresses) with
+    `shapes` (input1, input2, output) and the 12 ArithmeticParams values `params`; returns
+    the kernel chain."""
+    dims, top, o_shape, a_strides, b_strides, o_strides, setup = fused_loops(*shapes)
+    a, b = inputs
+    run(broadcast_binary, m, func, element_bytes, a, b, output, dims, top, o_shape,
+        a_strides, b_strides, o_strides, setup, *params, tracer=tracer)
+    names = [NAMES[func, element_bytes], LOOP]
+    return names + [MBQM] if func in (MUL, SQUARED_DIFFERENCE) else names
+
+
 def run_reference(m, case, addr, tracer=None):
     """A broadcast ADD / MUL / SUB case (operators/add.py, mul.py, sub.py): the operands at
     addr["inputs"]."""
     family = case["family"]
     func = SUB if family == "sub" else ADD if family.startswith("elementwise_add") else MUL
-    element_bytes = case["element_bytes"]
-    dims, top, o_shape, a_strides, b_strides, o_strides, setup = fused_loops(
-        case["input1_shape"], case["input2_shape"], case["output_shape"])
-    a, b = addr["inputs"]
     c = case
     params = (c["input_1_offset"], c["input_2_offset"], c.get("left_shift", 0),
               c.get("input_1_mult", 0), c.get("input_1_shift", 0), c.get("input_2_mult", 0),
               c.get("input_2_shift", 0), c["out_mult"], c["out_shift"], c["out_offset"],
               c["out_activation_min"], c["out_activation_max"])
-    run(broadcast_binary, m, func, element_bytes, a, b, addr["output"], dims, top, o_shape,
-        a_strides, b_strides, o_strides, setup, *params, tracer=tracer)
-    names = [NAMES[func, element_bytes], LOOP]
-    return names + [MBQM] if func == MUL else names
+    return run_broadcast(m, func, case["element_bytes"], addr["inputs"], addr["output"],
+                         (c["input1_shape"], c["input2_shape"], c["output_shape"]), params,
+                         tracer)
