@@ -273,7 +273,8 @@ def _no_dispatch(step, kernel, build, via):
     if step.host:
         return f"{step.op}: computed on the host, not simulated"
     if step.reference_only:
-        return f"{leaf}: TFLM's reference kernel (CMSIS-NN has no kernel for {step.op})"
+        why = step.extra.get("reference_why", f"CMSIS-NN has no kernel for {step.op}")
+        return f"{leaf}: TFLM's reference kernel ({why})"
     return f"{leaf}: the one CMSIS-NN kernel for {step.op} (no dispatch)"
 
 

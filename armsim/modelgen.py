@@ -449,21 +449,61 @@ class Graph:
                 tflite.SqueezeOptionsEnd)
         return self._op(_BO.SQUEEZE, [x], [y], _OPT.SqueezeOptions, opts)
 
-    def mean(self, x, axes=(1, 2), keep_dims=True, out_scale=None, out_zero_point=None,
-             name=None):
-        """MEAN over `axes` (an int32 constant input), ReducerOptions.keep_dims."""
+    def _reducer(self, code, x, axes, keep_dims, out_scale, out_zero_point, name,
+                 axes_dtype="int32"):
+        """A reducer op over `axes` (an `axes_dtype` constant input, kept as given: negative
+        and repeated axes reach the op), ReducerOptions.keep_dims."""
         shape = self.shape(x)
-        axes = [a % len(shape) for a in axes]
-        out = [1 if i in axes else s for i, s in enumerate(shape)] if keep_dims else \
-            [s for i, s in enumerate(shape) if i not in axes]
+        resolved = {a % len(shape) for a in axes} if len(shape) else set()
+        out = [1 if i in resolved else s for i, s in enumerate(shape)] if keep_dims else \
+            [s for i, s in enumerate(shape) if i not in resolved]
+        tensor = self.tensors[x]
         scale, zp = self.quant(x)
-        y = self.tensor(out, "int8", scale if out_scale is None else out_scale,
+        y = self.tensor(out, tensor.dtype, scale if out_scale is None else out_scale,
                         zp if out_zero_point is None else out_zero_point, name=name)
-        ax = self.tensor((len(axes),), "int32", data=np.array(axes, np.int32),
+        ax = self.tensor((len(axes),), axes_dtype, data=np.array(axes, _DTYPES[axes_dtype][1]),
                          name=f"{self.tensors[y].name}/axes")
         opts = (tflite.ReducerOptionsStart, [(tflite.ReducerOptionsAddKeepDims, bool(keep_dims))],
                 tflite.ReducerOptionsEnd)
-        return self._op(_BO.MEAN, [x, ax], [y], _OPT.ReducerOptions, opts)
+        return self._op(code, [x, ax], [y], _OPT.ReducerOptions, opts)
+
+    def mean(self, x, axes=(1, 2), keep_dims=True, out_scale=None, out_zero_point=None,
+             name=None, axes_dtype="int32"):
+        """MEAN over `axes`; the output takes the input's type and, unless given, its
+        quantization."""
+        return self._reducer(_BO.MEAN, x, axes, keep_dims, out_scale, out_zero_point, name,
+                             axes_dtype)
+
+    def sum(self, x, axes=(1, 2), keep_dims=True, out_scale=None, out_zero_point=None,
+            name=None, axes_dtype="int32"):
+        """SUM over `axes` (as `mean`)."""
+        return self._reducer(_BO.SUM, x, axes, keep_dims, out_scale, out_zero_point, name,
+                             axes_dtype)
+
+    def reduce_max(self, x, axes=(1, 2), keep_dims=True, out_scale=None, out_zero_point=None,
+                   name=None, axes_dtype="int32"):
+        """REDUCE_MAX over `axes` (as `mean`; TFLM requires the input's quantization)."""
+        return self._reducer(_BO.REDUCE_MAX, x, axes, keep_dims, out_scale, out_zero_point,
+                             name, axes_dtype)
+
+    def l2_normalization(self, x, activation="NONE", out_scale=1 / 128, out_zero_point=0,
+                         name=None):
+        """L2_NORMALIZATION over the last dim (TFLM's int8 kernel writes 1/128-scale values,
+        zero point 0: the default output quantization)."""
+        y = self.tensor(self.shape(x), self.tensors[x].dtype, out_scale, out_zero_point,
+                        name=name)
+        opts = (tflite.L2NormOptionsStart,
+                [(tflite.L2NormOptionsAddFusedActivationFunction, _ACTIVATIONS[activation])],
+                tflite.L2NormOptionsEnd)
+        return self._op(_BO.L2_NORMALIZATION, [x], [y], _OPT.L2NormOptions, opts)
+
+    def log_softmax(self, x, out_scale=16 / 256, out_zero_point=127, name=None):
+        """LOG_SOFTMAX over the last dim (TFLM's int8 Prepare requires the output scale
+        16/256 and zero point 127: the defaults)."""
+        y = self.tensor(self.shape(x), self.tensors[x].dtype, out_scale, out_zero_point,
+                        name=name)
+        opts = (tflite.LogSoftmaxOptionsStart, [], tflite.LogSoftmaxOptionsEnd)
+        return self._op(_BO.LOG_SOFTMAX, [x], [y], _OPT.LogSoftmaxOptions, opts)
 
     def pad(self, x, paddings, name=None):
         """PAD with zero (the input's zero point) by `paddings` [[before, after]] per dim."""

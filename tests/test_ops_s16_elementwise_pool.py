@@ -2,7 +2,7 @@
 elementwise_mul_s16, avgpool_s16 and maxpool_s16 families against the CMSIS-NN vectors and
 the measured counts of ../shared on all three paths, and a test-built 16x8 model with the
 four ops against TFLM's Python interpreter (`armsim run` and the profiler); TFLM's Prepare
-refusals and the host fallbacks (broadcast, ADD zero points).
+refusals, the host fallback (ADD zero points) and the broadcast's reference kernel.
 
     python -m pytest -q -p no:cacheprovider -n 0 tests/test_ops_s16_elementwise_pool.py
 """
@@ -234,12 +234,19 @@ def _host_ops_match_tflm(data, name):
 
 
 @pytest.mark.parametrize("op", ["add", "mul"])
-def test_broadcast_int16_runs_on_the_host(op):
+def test_broadcast_int16_runs_the_reference_kernel(op):
     """TFLM's cmsis_nn add.cc / mul.cc send a broadcast int16 op to the reference
-    BroadcastAdd4DSlow / BroadcastMul4DSlow, which armsim does not port: TFLM on the host."""
-    reason = _host_ops_match_tflm(_binary_model(op, (1, 4, 5, 3), (1, 1, 5, 1)),
-                                  f"bcast_{op}.tflite")
-    assert "broadcasting" in reason
+    BroadcastAdd4DSlow / BroadcastMul4DSlow: armsim runs that port (counted) on every path
+    (more shapes: tests/test_ref_ops_reduce.py)."""
+    data = _binary_model(op, (1, 4, 5, 3), (1, 1, 5, 1))
+    m = model.parse(data, f"bcast_{op}.tflite")
+    xs = profiler.random_inputs(m, seed=4)
+    (want,) = tflm_outputs(data, xs)
+    for path in PATHS:
+        prof = profiler.run(m, path, inputs=xs)
+        np.testing.assert_array_equal(prof.outputs[0], want, err_msg=path)
+        (o,) = prof.ops
+        assert o.simulated and o.reference and "<short>" in o.kernel, o
 
 
 def test_int16_add_with_a_zero_point_runs_on_the_host():

@@ -1,6 +1,6 @@
-"""SUB (int8, no broadcast) on TFLM's counted reference kernel: scales and zero points on
-both sides, fused activations, bit-exact with the TFLM interpreter on all three paths, each
-op simulated (counted); a broadcast SUB is left to TFLM on the host."""
+"""SUB (int8) on TFLM's counted reference kernel: scales and zero points on both sides, fused
+activations, bit-exact with the TFLM interpreter on all three paths, each op simulated
+(counted); a broadcast SUB runs BroadcastQuantSubSlow (more: tests/test_ref_ops_reduce.py)."""
 import numpy as np
 import pytest
 import tflite
@@ -42,10 +42,27 @@ def test_bit_exact_vs_tflite_micro_and_simulated(built, path):
         assert o.simulated and o.reference and o.instructions > 0 and o.cycles > 0, o
 
 
-def test_broadcast_sub_left_to_tflm():
+def test_broadcast_sub_is_simulated():
     g = modelgen.Graph()
     a = g.input((2, 3), scale=0.05)
     b = g.input((1, 3), scale=0.05)
     g.output(sub(g, a, b, 0.05, 0))
     (step,) = prepare.prepare(model.parse(g.build(), "sub_b.tflite"))
-    assert step.host and "broadcast" in step.extra["reason"]
+    assert step.reference_only and not step.host and step.case["input2_shape"] == [1, 3]
+
+
+def test_int16_sub_left_to_tflm():
+    """int16 SUB (left shift 15, halfwords) has no port: TFLM on the host, bit-exact."""
+    g = modelgen.Graph(seed=17)
+    a = g.input((2, 3, 4), scale=0.001, dtype="int16")
+    b = g.input((2, 3, 4), scale=0.0015, dtype="int16")
+    y = g.tensor((2, 3, 4), "int16", 0.002, 0)
+    g._op(tflite.BuiltinOperator.SUB, [a, b], [y], tflite.BuiltinOptions.SubOptions,
+          (tflite.SubOptionsStart, [], tflite.SubOptionsEnd))
+    g.output(y)
+    data = g.build()
+    m = model.parse(data, "sub16.tflite")
+    (step,) = prepare.prepare(m)
+    assert step.host and "INT16" in step.extra["reason"]
+    xs = profiler.random_inputs(m, seed=18)
+    assert np.array_equal(profiler.run(m, "simd", inputs=xs).outputs[0], tflm_outputs(data, xs)[0])

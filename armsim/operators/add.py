@@ -2,13 +2,15 @@
 (left shift 20, 15 for int16, input and output multipliers from twice the larger input
 scale).  int16 (EvalAddQuantizedInt16): arm_elementwise_add_s16; cmsis_nn/add.cc's Prepare
 requires zero points 0, which TFLM's reference add.cc does not: a non-zero one is left to
-TFLM on the host.  A broadcast runs TFLM's reference BroadcastAdd4DSlow in both builds: on
-the host too (binary_operands)."""
+TFLM on the host.  A broadcast (ProcessBroadcastShapes: the extended shapes differ) runs
+TFLM's reference BroadcastAdd4DSlow on every path, as cmsis_nn/add.cc falls back to it
+(`common.binary_step`, kernels/tflm/broadcast_binary.py)."""
+from armsim.kernels.tflm import broadcast_binary
 from armsim.kernels.tflm.quantization_util import (QuantizationError,
                                                    quantize_multiplier_smaller_than_one_exp)
 from armsim.operators import EvalGlue, Operator
-from armsim.operators.common import (NotSimulated, Step, binary_operands, case_tag, error,
-                                     require_elementwise, tensor_scale, tensor_zero_point)
+from armsim.operators.common import (NotSimulated, binary_operands, binary_step, case_tag, error,
+                                     tensor_scale, tensor_zero_point)
 
 
 def prepare(model, op):
@@ -29,17 +31,13 @@ def prepare(model, op):
             twice / ((1 << left) * float(tensor_scale(out))))
     except QuantizationError as e:
         raise error(model, op, str(e)) from None
-    require_elementwise(a, b)
     family = "elementwise_add_s16" if int16 else "elementwise_add"
     case = {"case": case_tag(model, op), "family": family,
             "input_1_offset": -tensor_zero_point(a), "input_1_mult": m1, "input_1_shift": s1,
             "input_2_offset": -tensor_zero_point(b), "input_2_mult": m2, "input_2_shift": s2,
             "left_shift": left, "out_offset": tensor_zero_point(out), "out_mult": mo,
-            "out_shift": so, "out_activation_min": lo, "out_activation_max": hi,
-            "block_size": out.size}
-    return Step(op.index, op.op, family, False, case, {"input": a.index, "input2": b.index},
-                out.index, out.shape,
-                extra={"cmsis_function": "arm_elementwise_add_s16"} if int16 else {})
+            "out_shift": so, "out_activation_min": lo, "out_activation_max": hi}
+    return binary_step(model, op, a, b, out, case)
 
 
 OPERATOR = Operator(
@@ -50,4 +48,5 @@ OPERATOR = Operator(
           "reference": EvalGlue((36 + 43 + 52 + 79, 36 + 43 + 52 + 79), (2, 1, 5, 0))},
           # AddEval + broadcast shapes + memcmp + memset of params
     op_data=(8, 88, 88),       # TfLiteAddParams; OpDataAdd
+    run_reference=broadcast_binary.run_reference,   # a broadcast, on every path
 )

@@ -275,11 +275,9 @@ def binary_operands(model, op):
     for all three (the s16 kernels), the output shape the inputs' broadcast.  Mixed types:
     TFLM's reference kernels run them (reading each operand as the output's type), so TFLM on
     the host -- except an operand narrower than the output, which TFLM reads past the end of
-    its buffer: no defined result to match, so refused.  A broadcast itself is refused by
-    `require_elementwise` only after the op's Prepare has derived its multipliers, as TFLM's
-    Prepare does for any shape: the op then runs in TFLM on the host, which aborts the whole
-    process on a multiplier its Prepare CHECK-fails (ADD's QuantizeMultiplierSmallerThanOneExp
-    of a quotient >= 1)."""
+    its buffer: no defined result to match, so refused.  The op's Prepare derives its
+    multipliers for any shape, as TFLM's does (a broadcast then runs TFLM's reference
+    broadcast kernel: `binary_step`, kernels/tflm/broadcast_binary.py)."""
     a, b = input_tensor(model, op, 0, "input1"), input_tensor(model, op, 1, "input2")
     out = model.tensors[op.outputs[0]]
     for t, what in ((a, "input1"), (b, "input2"), (out, "output")):
@@ -308,12 +306,38 @@ def binary_operands(model, op):
     return a, b, out, lo, hi
 
 
-def require_elementwise(a, b):
-    """NotSimulated unless the operands have one shape (armsim ports the elementwise kernels);
-    called at the end of an ADD / MUL / SUB Prepare (see `binary_operands`)."""
-    if a.shape != b.shape:
-        raise NotSimulated(f"broadcasting {list(a.shape)} with {list(b.shape)}: armsim ports "
-                           f"the elementwise kernels only")
+def binary_step(model, op, a, b, out, case):
+    """The Step of an ADD / MUL whose Prepare filled `case` (family elementwise_add or _mul,
+    + _s16): the CMSIS-NN family when ProcessBroadcastShapes finds no broadcast, else TFLM's
+    reference broadcast kernel on every path (kernels/tflm/broadcast_binary.py), as
+    cmsis_nn/add.cc and mul.cc fall back to it; constant operands are read from flash."""
+    from armsim.kernels.tflm.broadcast_binary import MAX_RANK, needs_broadcast
+    int16 = a.type == "INT16"
+    dtype = np.int16 if int16 else np.int8
+    if not needs_broadcast(a.shape, b.shape):
+        case["block_size"] = out.size
+        extra = {"cmsis_function": f"arm_elementwise_{op.op.lower()}_s16"} if int16 else {}
+        inputs = {}
+        for name, t in (("input", a), ("input2", b)):
+            if t.constant:                      # held in the case, placed like an operand
+                case[name] = np.asarray(t.data).astype(dtype).ravel()
+            else:
+                inputs[name] = t.index
+        return Step(op.index, op.op, case["family"], False, case, inputs, out.index, out.shape,
+                    extra=extra)
+    if len(out.shape) > MAX_RANK:
+        raise error(model, op, f"broadcasting {list(a.shape)} with {list(b.shape)}: TFLM's "
+                               f"BroadcastBinaryOpSimple takes at most {MAX_RANK} dimensions")
+    case.update(input1_shape=list(a.shape), input2_shape=list(b.shape),
+                output_shape=list(out.shape), element_bytes=2 if int16 else 1)
+    extra = {"output_dtype": "int16"} if int16 else {}
+    extra["reference_why"] = ("a broadcast: TFLM's CMSIS-NN glue falls back to the reference "
+                              "kernel")
+    constants = {t.index: np.asarray(t.data).astype(dtype) for t in (a, b) if t.constant}
+    if constants:
+        extra["constants"] = constants
+    return Step(op.index, op.op, case["family"], True, case, {"inputs": [a.index, b.index]},
+                out.index, out.shape, extra=extra)
 
 
 def require_16x8(model, op, inp, out, weights=None):

@@ -1,12 +1,14 @@
 """MUL: TFLM's Register_MUL() (cmsis_nn/mul.cc, mul.cc), Prepare as mul_common.cc derives it
 (QuantizeMultiplier of input1 scale x input2 scale / output scale).  int16:
 arm_elementwise_mul_s16; mul_common.cc requires int16 zero points 0 (both builds refuse
-others).  A broadcast runs TFLM's reference BroadcastMul4DSlow in both builds: on the host
-(binary_operands)."""
+others).  A broadcast (ProcessBroadcastShapes: the extended shapes differ) runs TFLM's
+reference BroadcastMul4DSlow on every path, as cmsis_nn/mul.cc falls back to it
+(`common.binary_step`, kernels/tflm/broadcast_binary.py)."""
+from armsim.kernels.tflm import broadcast_binary
 from armsim.kernels.tflm.quantization_util import QuantizationError, quantize_multiplier
 from armsim.operators import EvalGlue, Operator
-from armsim.operators.common import (Step, binary_operands, case_tag, error, input_tensor,
-                                     require_elementwise, tensor_scale, tensor_zero_point)
+from armsim.operators.common import (binary_operands, binary_step, case_tag, error,
+                                     input_tensor, tensor_scale, tensor_zero_point)
 
 
 def _prepare_checks(model, op):
@@ -34,15 +36,12 @@ def prepare(model, op):
         mo, so = quantize_multiplier(real)
     except QuantizationError as e:
         raise error(model, op, str(e)) from None
-    require_elementwise(a, b)
     family = "elementwise_mul_s16" if int16 else "elementwise_mul"
     case = {"case": case_tag(model, op), "family": family,
             "input_1_offset": -tensor_zero_point(a), "input_2_offset": -tensor_zero_point(b),
             "out_offset": tensor_zero_point(out), "out_mult": mo, "out_shift": so,
-            "out_activation_min": lo, "out_activation_max": hi, "block_size": out.size}
-    return Step(op.index, op.op, family, False, case, {"input": a.index, "input2": b.index},
-                out.index, out.shape,
-                extra={"cmsis_function": "arm_elementwise_mul_s16"} if int16 else {})
+            "out_activation_min": lo, "out_activation_max": hi}
+    return binary_step(model, op, a, b, out, case)
 
 
 OPERATOR = Operator(
@@ -53,4 +52,5 @@ OPERATOR = Operator(
                                                                    # broadcast check
           "reference": EvalGlue((36 + 79, 36 + 79), (2, 1, 3, 0))},
     op_data=(8, 48, 48),       # TfLiteMulParams; OpDataMul
+    run_reference=broadcast_binary.run_reference,   # a broadcast, on every path
 )

@@ -8,12 +8,12 @@ softmax_common.cc derives it (CalculateSoftmaxParams).  Eval dispatches on the t
 
 Any other pair is refused as both builds' Prepare refuses it."""
 import functools
-import math
 
 import numpy as np
 
-from armsim.kernels.tflm.quantization_util import (QuantizationError, quantize_multiplier,
-                                                   quantize_multiplier_greater_than_one)
+from armsim.kernels.tflm.quantization_util import (QuantizationError, calculate_input_radius,
+                                                   preprocess_softmax_scaling,
+                                                   quantize_multiplier)
 from armsim.kernels.tflm.softmax_s16 import LUT_SIZE, softmax_luts
 from armsim.operators import EvalGlue, Operator
 from armsim.operators.common import (Step, case_tag, error, input_tensor,
@@ -79,13 +79,9 @@ def prepare(model, op):
             case.update(mult=mult, shift=shift, exp_lut=exp_lut, one_by_one_lut=recip_lut)
             extra["persistent_bytes"] = 2 * ((2 * LUT_SIZE + ALIGN - 1) // ALIGN * ALIGN)
         else:
-            # PreprocessSoftmaxScaling(beta, input_scale, kScaledDiffIntegerBits = 5)
-            bits = 5
-            real = min(beta * float(tensor_scale(inp)) * (1 << (31 - bits)), (1 << 31) - 1.0)
-            mult, left = quantize_multiplier_greater_than_one(real)
-            # CalculateInputRadius(5, left_shift, 31)
-            radius = math.floor(1.0 * ((1 << bits) - 1) * (1 << (31 - bits)) / (1 << left))
-            case.update(mult=mult, shift=left, diff_min=-radius)
+            bits = 5                                   # kScaledDiffIntegerBits
+            mult, left = preprocess_softmax_scaling(beta, float(tensor_scale(inp)), bits)
+            case.update(mult=mult, shift=left, diff_min=-calculate_input_radius(bits, left))
     except QuantizationError as e:
         raise error(model, op, str(e)) from None
     return Step(op.index, op.op, family, False, case, {"input": inp.index}, out.index,

@@ -98,6 +98,52 @@ def _matching_size(m):
     return size
 
 
+@kernel(inline=True)
+def add_func(m, x, y, input1_offset, input2_offset, left_shift, input1_multiplier, input1_shift,
+             input2_multiplier, input2_shift, output_multiplier, output_shift, output_offset,
+             activation_min, activation_max, subtract=False):
+    """AddFunc(x, y, params) inlined into its caller's loop, after the element loads (LDRD of
+    the offsets, LDRSB x, LDR left_shift, LDRSB y): the reference Add's element loop and the
+    broadcast loop (kernels/tflm/broadcast_binary.py) run the same code; `subtract`: SUB's
+    element function (SubElementwise, BroadcastQuantSubSlow's lambda), the same code with SUB
+    of the scaled inputs.  Returns the clamped output."""
+    input1_val = add(m, x, input1_offset)
+    ldr_sp(m)                                    # input1_multiplier
+    input2_val = add(m, y, input2_offset)
+    shifted_input1_val = lsl(m, input1_val, left_shift)
+    cmp(m, input1_multiplier, shifted_input1_val)
+    ldr_sp(m)                                    # input1_shift
+    shifted_input2_val = lsl(m, input2_val, left_shift)
+    bcc(m, input1_multiplier == shifted_input1_val)
+    scaled_input1_val = _smaller_than_one_exp(m, shifted_input1_val, input1_multiplier,
+                                              input1_shift, True)
+    ldrd_sp(m)                                   # input2_multiplier, input2_shift
+    cmp(m, input2_multiplier, shifted_input2_val)
+    bcc(m, input2_multiplier == shifted_input2_val)
+    scaled_input2_val = _smaller_than_one_exp(m, shifted_input2_val, input2_multiplier,
+                                              input2_shift, False)
+    ldrd_sp(m)                                   # output_multiplier, output_shift
+    if subtract:
+        raw_sum = sub(m, scaled_input1_val, scaled_input2_val)
+    else:
+        raw_sum = add(m, scaled_input2_val, scaled_input1_val)
+    cmp(m, output_multiplier, raw_sum)
+    bcc(m, output_multiplier == raw_sum)
+    raw_output = _smaller_than_one_exp(m, raw_sum, output_multiplier, output_shift, True)
+    ldr_sp(m)                                    # output_offset
+    raw_output = add(m, raw_output, output_offset)
+    ldr_sp(m)
+    ldr_sp(m)
+    raw_output = max_lt(m, raw_output, activation_min)  # std::max
+    cmp(m, activation_max, raw_output)           # std::min
+    it(m, activation_max < raw_output)           # MOV fails when it clamps (measured ic ADD: 1 MOV/element fewer, 1 failed more: gcc's MOV likely clamps instead)
+    if activation_max >= raw_output:
+        raw_output = mov(m, raw_output)
+    else:
+        raw_output = activation_max
+    return raw_output
+
+
 @kernel
 def Add(m, input1_offset, input2_offset, left_shift, input1_multiplier, input1_shift,
         input2_multiplier, input2_shift, output_multiplier, output_shift, output_offset,
@@ -129,37 +175,10 @@ def Add(m, input1_offset, input2_offset, left_shift, input1_multiplier, input1_s
             x = ldrsb(m, input1_data + i)
             ldr_sp(m)                                    # left_shift
             y = ldrsb(m, input2_data + i)
-            input1_val = add(m, x, input1_offset)
-            ldr_sp(m)                                    # input1_multiplier
-            input2_val = add(m, y, input2_offset)
-            shifted_input1_val = lsl(m, input1_val, left_shift)
-            cmp(m, input1_multiplier, shifted_input1_val)
-            ldr_sp(m)                                    # input1_shift
-            shifted_input2_val = lsl(m, input2_val, left_shift)
-            bcc(m, input1_multiplier == shifted_input1_val)
-            scaled_input1_val = _smaller_than_one_exp(m, shifted_input1_val, input1_multiplier,
-                                                      input1_shift, True)
-            ldrd_sp(m)                                   # input2_multiplier, input2_shift
-            cmp(m, input2_multiplier, shifted_input2_val)
-            bcc(m, input2_multiplier == shifted_input2_val)
-            scaled_input2_val = _smaller_than_one_exp(m, shifted_input2_val, input2_multiplier,
-                                                      input2_shift, False)
-            ldrd_sp(m)                                   # output_multiplier, output_shift
-            raw_sum = add(m, scaled_input2_val, scaled_input1_val)
-            cmp(m, output_multiplier, raw_sum)
-            bcc(m, output_multiplier == raw_sum)
-            raw_output = _smaller_than_one_exp(m, raw_sum, output_multiplier, output_shift, True)
-            ldr_sp(m)                                    # output_offset
-            raw_output = add(m, raw_output, output_offset)
-            ldr_sp(m)
-            ldr_sp(m)
-            raw_output = max_lt(m, raw_output, activation_min)  # std::max
-            cmp(m, activation_max, raw_output)           # std::min
-            it(m, activation_max < raw_output)           # MOV fails when it clamps (measured ic ADD: 1 MOV/element fewer, 1 failed more: gcc's MOV likely clamps instead)
-            if activation_max >= raw_output:
-                raw_output = mov(m, raw_output)
-            else:
-                raw_output = activation_max
+            raw_output = add_func(m, x, y, input1_offset, input2_offset, left_shift,
+                                  input1_multiplier, input1_shift, input2_multiplier,
+                                  input2_shift, output_multiplier, output_shift,
+                                  output_offset, activation_min, activation_max)
             i += 1
             cmp(m, i, size)
             strb(m, output_data + i - 1, raw_output)    # strb r3, [lr, #1]!

@@ -8,10 +8,9 @@ halfwords (LDRSH / STRH).  Not calibrated: no measurement of the int16 reference
 instruction sequence is the int8 kernel's, whose loop was read off gcc 12.2 -O2 code.
 """
 from armsim.cpu.kernel import kernel, run
-from armsim.cpu.ops import (add, b, bcc, cmp, it, ldr_sp, ldrd_sp, ldrsh, lsl, mov, mvn, pop_pc,
-                            push, strh, sub)
-from armsim.kernels.minmax import max_lt
-from armsim.kernels.tflm.elementwise_add import INT32_MIN, _matching_size, _smaller_than_one_exp
+from armsim.cpu.ops import (add, b, bcc, cmp, ldr_sp, ldrd_sp, ldrsh, mov, mvn, pop_pc, push,
+                            strh, sub)
+from armsim.kernels.tflm.elementwise_add import INT32_MIN, _matching_size, add_func
 
 NAME = "tflite::reference_ops::AddElementwise<short>"
 
@@ -48,37 +47,10 @@ def add_elementwise_s16(m, input1_offset, input2_offset, left_shift, input1_mult
             x = ldrsh(m, input1_data + 2 * i)
             ldr_sp(m)                                    # left_shift
             y = ldrsh(m, input2_data + 2 * i)
-            input1_val = add(m, x, input1_offset)
-            ldr_sp(m)                                    # input1_multiplier
-            input2_val = add(m, y, input2_offset)
-            shifted_input1_val = lsl(m, input1_val, left_shift)
-            cmp(m, input1_multiplier, shifted_input1_val)
-            ldr_sp(m)                                    # input1_shift
-            shifted_input2_val = lsl(m, input2_val, left_shift)
-            bcc(m, input1_multiplier == shifted_input1_val)
-            scaled_input1_val = _smaller_than_one_exp(m, shifted_input1_val, input1_multiplier,
-                                                      input1_shift, True)
-            ldrd_sp(m)                                   # input2_multiplier, input2_shift
-            cmp(m, input2_multiplier, shifted_input2_val)
-            bcc(m, input2_multiplier == shifted_input2_val)
-            scaled_input2_val = _smaller_than_one_exp(m, shifted_input2_val, input2_multiplier,
-                                                      input2_shift, False)
-            ldrd_sp(m)                                   # output_multiplier, output_shift
-            raw_sum = add(m, scaled_input2_val, scaled_input1_val)
-            cmp(m, output_multiplier, raw_sum)
-            bcc(m, output_multiplier == raw_sum)
-            raw_output = _smaller_than_one_exp(m, raw_sum, output_multiplier, output_shift, True)
-            ldr_sp(m)                                    # output_offset
-            raw_output = add(m, raw_output, output_offset)
-            ldr_sp(m)
-            ldr_sp(m)
-            raw_output = max_lt(m, raw_output, activation_min)  # std::max
-            cmp(m, activation_max, raw_output)           # std::min
-            it(m, activation_max < raw_output)
-            if activation_max >= raw_output:
-                raw_output = mov(m, raw_output)
-            else:
-                raw_output = activation_max
+            raw_output = add_func(m, x, y, input1_offset, input2_offset, left_shift,
+                                  input1_multiplier, input1_shift, input2_multiplier,
+                                  input2_shift, output_multiplier, output_shift,
+                                  output_offset, activation_min, activation_max)
             i += 1
             cmp(m, i, size)
             strh(m, output_data + 2 * (i - 1), raw_output)  # strh r3, [lr, #2]!

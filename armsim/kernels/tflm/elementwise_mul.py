@@ -45,6 +45,25 @@ def _load(m, address, element_bytes):
     return ldrsh(m, address)
 
 
+@kernel(inline=True)
+def mul_func(m, x, y, input1_offset, input2_offset, output_multiplier, output_shift,
+             output_offset, activation_min, activation_max):
+    """One element of MulElementwise after its loads (LDRSB x, LDR of both offsets, LDRSB y,
+    LDR output_offset): the reference Mul's loop and the broadcast loop
+    (kernels/tflm/broadcast_binary.py, BroadcastMul6DSlow's lambda) run the same code."""
+    input1_val = add(m, x, input1_offset)
+    input2_val = add(m, y, input2_offset)
+    product = mul(m, input1_val, input2_val)
+    ldrd_sp(m)                           # output_multiplier, output_shift
+    bl(m)
+    acc = MultiplyByQuantizedMultiplier(m, product, output_multiplier, output_shift)
+    ldrd_sp(m)                           # quantized_activation_min, _max
+    acc = add(m, output_offset, acc)
+    acc = max_lt(m, acc, activation_min)
+    acc = min_ge(m, acc, activation_max)
+    return acc
+
+
 @kernel
 def Mul(m, input1_offset, input2_offset, output_multiplier, output_shift, output_offset,
         activation_min, activation_max, input1_data, input2_data, size, output_data,
@@ -83,16 +102,8 @@ def Mul(m, input1_offset, input2_offset, output_multiplier, output_shift, output
             ldr_sp(m)                            # params.input2_offset
             y = _load(m, input2_data + element_bytes * i, element_bytes)
             ldr_sp(m)                            # params.output_offset
-            input1_val = add(m, x, input1_offset)
-            input2_val = add(m, y, input2_offset)
-            product = mul(m, input1_val, input2_val)
-            ldrd_sp(m)                           # output_multiplier, output_shift
-            bl(m)
-            acc = MultiplyByQuantizedMultiplier(m, product, output_multiplier, output_shift)
-            ldrd_sp(m)                           # quantized_activation_min, _max
-            acc = add(m, output_offset, acc)
-            acc = max_lt(m, acc, activation_min)
-            acc = min_ge(m, acc, activation_max)
+            acc = mul_func(m, x, y, input1_offset, input2_offset, output_multiplier,
+                           output_shift, output_offset, activation_min, activation_max)
             i += 1
             cmp(m, size, i)
             if element_bytes == 1:

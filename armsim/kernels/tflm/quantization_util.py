@@ -158,7 +158,21 @@ def quantize_multiplier_smaller_than_one_exp(double_multiplier):
     return multiplier, shift
 
 
-__all__ = ["MAX_LEFT_SHIFT", "QuantizationError", "integer_frexp", "quantize_multiplier",
-           "quantize_multiplier_frexp", "quantize_multiplier_integer",
-           "quantize_multiplier_greater_than_one", "quantize_multiplier_smaller_than_one_exp",
-           "tflite_round"]
+def preprocess_softmax_scaling(beta, input_scale, input_integer_bits):
+    """PreprocessSoftmaxScaling: (multiplier, left shift) of min(beta * input_scale *
+    2^(31 - input_integer_bits), 2^31 - 1) by QuantizeMultiplierGreaterThanOne."""
+    real = min(beta * input_scale * (1 << (31 - input_integer_bits)), (1 << 31) - 1.0)
+    return quantize_multiplier_greater_than_one(real)
+
+
+def calculate_input_radius(input_integer_bits, input_left_shift, total_signed_bits=31):
+    """CalculateInputRadius: floor((2^bits - 1) * 2^(total - bits) / 2^left_shift)."""
+    rescaled = 1.0 * ((1 << input_integer_bits) - 1) * \
+        (1 << (total_signed_bits - input_integer_bits)) / (1 << input_left_shift)
+    return math.floor(rescaled)
+
+
+__all__ = ["MAX_LEFT_SHIFT", "QuantizationError", "calculate_input_radius", "integer_frexp",
+           "preprocess_softmax_scaling", "quantize_multiplier", "quantize_multiplier_frexp",
+           "quantize_multiplier_integer", "quantize_multiplier_greater_than_one",
+           "quantize_multiplier_smaller_than_one_exp", "tflite_round"]

@@ -10,8 +10,8 @@ function
     clamped to [-128, 127]
 
 run by reference_integer_ops::ElementWise over the flat size (equal input shapes), or by
-reference_integer_ops::BroadcastBinaryFunction4DSlow over the 4-D extended output shape
-with NdArrayDesc strides (requires_broadcast: the input shapes differ).
+reference_integer_ops::BroadcastBinaryFunction4DSlow, i.e. BroadcastBinaryOpSimple
+(requires_broadcast: the input shapes differ; kernels/tflm/broadcast_binary.py).
 
 The flat path is transcribed from gcc's disassembly: squared_difference.cc's
 SquaredDifference<int8_t> and add.h's ElementWise (retyped with TFLM's ArithmeticParams
@@ -22,34 +22,18 @@ through ElementWise's function pointer: one BL, PUSH and POP per element, and a 
 the result.  The SaturatingRoundingDoublingHighMul overflow path (x == multiplier ==
 INT32_MIN) cannot run for int8: |input_val << 7| < 2^16 < a multiplier (>= 2^30), so only
 its compare is counted.  ArithmeticParams fields are struct loads (counted as
-stack-slot loads).  The broadcast loop (BroadcastBinaryFunction4DSlow: Offset and both
-SubscriptToIndex in full per element) and its prologue are estimates, not compiled.  No
-measurement exists: nothing is fitted.
+stack-slot loads).  No measurement exists: nothing is fitted.
 """
 from armsim.cpu.kernel import kernel, run
 from armsim.cpu.ops import (adc, add, and_, asr, bcc, bl, carry_of_add, cmp, it, ldr_lit,
-                            ldr_sp, ldrd_sp, ldrsb, lsl, lsr, mla, mov, mul, mvn, orr, pop_pc,
-                            push, rsb, sbc, smull, str_sp, strb, sub, sxtb, ubfx)
+                            ldr_sp, ldrd_sp, ldrsb, lsl, lsr, mov, mul, mvn, orr, pop_pc, push,
+                            rsb, sbc, smull, strb, sub, sxtb, ubfx)
 from armsim.cpu.ops import b as b_
 from armsim.kernels.tflm.common import MultiplyByQuantizedMultiplier
 from armsim.kernels.tflm.elementwise_add import _matching_size
-from armsim.kernels.tflm.prelu import extended, strides
 
 INT32_MIN = -(2**31)
-NAMES = {False: "tflite::reference_integer_ops::ElementWise<int8_t> (SquaredDifference)",
-         True: "tflite::reference_integer_ops::BroadcastBinaryFunction4DSlow<int8_t> "
-               "(SquaredDifference)"}
-
-
-@kernel(inline=True)
-def _subscript_to_index(m, b, y, x, c, s0, s1, s2, s3):
-    """b * strides[0] + y * strides[1] + x * strides[2] + c * strides[3]."""
-    ldrd_sp(m)                                          # desc.strides[0..1]
-    ldrd_sp(m)                                          # desc.strides[2..3]
-    i = mul(m, c, s3)
-    i = mla(m, x, s2, i)
-    i = mla(m, y, s1, i)
-    return mla(m, b, s0, i)
+NAME = "tflite::reference_integer_ops::ElementWise<int8_t> (SquaredDifference)"
 
 
 @kernel(inline=True)
@@ -187,57 +171,17 @@ def elementwise_s8(m, input1_data, input2_data, output_data, size, input1_offset
     return 0
 
 
-@kernel
-def broadcast_s8(m, input1_data, input2_data, output_data, d0, d1, d2, d3, is0, is1, is2, is3,
-                 js0, js1, js2, js3, input1_offset, input2_offset, left_shift,
-                 input1_multiplier, input1_shift, input2_multiplier, input2_shift,
-                 output_multiplier, output_shift, output_offset):
-    bl(m)
-    push(m, 9)
-    for _ in range(12):                                 # the two descs and ExtendedShape(4)
-        ldr_sp(m)
-        str_sp(m)
-    for b in range(d0):
-        for y in range(d1):
-            for x in range(d2):
-                for c in range(d3):
-                    o = mla(m, b, d1, y)                # Offset(extended_output_shape, ...)
-                    o = mla(m, o, d2, x)
-                    o = mla(m, o, d3, c)
-                    i = _subscript_to_index(m, b, y, x, c, is0, is1, is2, is3)
-                    j = _subscript_to_index(m, b, y, x, c, js0, js1, js2, js3)
-                    v1 = ldrsb(m, input1_data + i)
-                    v2 = ldrsb(m, input2_data + j)
-                    bl(m)                               # binary_func: out of line
-                    r = _squared_difference(m, v1, v2, input1_offset, input2_offset,
-                                            left_shift, input1_multiplier, input1_shift,
-                                            input2_multiplier, input2_shift,
-                                            output_multiplier, output_shift, output_offset)
-                    strb(m, output_data + o, r)
-                    cmp(m, c + 1, d3)
-                    bcc(m, c + 1 < d3)
-                cmp(m, x + 1, d2)
-                bcc(m, x + 1 < d2)
-            cmp(m, y + 1, d1)
-            bcc(m, y + 1 < d1)
-        cmp(m, b + 1, d0)
-        bcc(m, b + 1 < d0)
-    pop_pc(m, 9)
-    return 0
-
-
 def run_reference(m, case, addr, tracer=None):
-    a, b = addr["inputs"]
     params = (case["input1_offset"], case["input2_offset"], case["left_shift"],
               case["input1_multiplier"], case["input1_shift"], case["input2_multiplier"],
               case["input2_shift"], case["output_multiplier"], case["output_shift"],
               case["output_offset"])
-    broadcast = case["input1_shape"] != case["input2_shape"]
-    if broadcast:
-        out = case["output_shape"]
-        run(broadcast_s8, m, a, b, addr["output"], *extended(out),
-            *strides(case["input1_shape"], out), *strides(case["input2_shape"], out), *params,
-            tracer=tracer)
-    else:
-        run(elementwise_s8, m, a, b, addr["output"], case["size"], *params, tracer=tracer)
-    return [NAMES[broadcast], "tflite::MultiplyByQuantizedMultiplier"]
+    if case["input1_shape"] != case["input2_shape"]:     # data->requires_broadcast
+        from armsim.kernels.tflm import broadcast_binary  # (it imports this module)
+        return broadcast_binary.run_broadcast(
+            m, broadcast_binary.SQUARED_DIFFERENCE, 1, addr["inputs"], addr["output"],
+            (case["input1_shape"], case["input2_shape"], case["output_shape"]),
+            params + (-128, 127), tracer)
+    a, b = addr["inputs"]
+    run(elementwise_s8, m, a, b, addr["output"], case["size"], *params, tracer=tracer)
+    return [NAME, "tflite::MultiplyByQuantizedMultiplier"]

@@ -15,10 +15,10 @@ inlined MultiplyByQuantizedMultiplierSmallerThanOneExp and MatchingElementsSize 
 port's.  Not calibrated: no measurement.
 """
 from armsim.cpu.kernel import kernel, run
-from armsim.cpu.ops import (add, b, bcc, cmp, it, ldr_sp, ldrd_sp, ldrsb, lsl, mov, mvn, pop_pc,
-                            push, strb, sub)
-from armsim.kernels.minmax import max_lt
-from armsim.kernels.tflm.elementwise_add import _matching_size, _smaller_than_one_exp
+from armsim.cpu.ops import (add, b, bcc, cmp, ldr_sp, ldrd_sp, ldrsb, mov, mvn, pop_pc, push, strb,
+                            sub)
+from armsim.kernels.tflm import broadcast_binary
+from armsim.kernels.tflm.elementwise_add import _matching_size, add_func
 
 NAME = "tflite::reference_ops::Sub<int8_t> (SubElementwise)"
 INT32_MIN = -(2**31)
@@ -55,37 +55,10 @@ def Sub(m, input1_offset, input2_offset, left_shift, input1_multiplier, input1_s
             x = ldrsb(m, input1_data + i)
             ldr_sp(m)                                    # left_shift
             y = ldrsb(m, input2_data + i)
-            input1_val = add(m, x, input1_offset)
-            ldr_sp(m)                                    # input1_multiplier
-            input2_val = add(m, y, input2_offset)
-            shifted_input1_val = lsl(m, input1_val, left_shift)
-            cmp(m, input1_multiplier, shifted_input1_val)
-            ldr_sp(m)                                    # input1_shift
-            shifted_input2_val = lsl(m, input2_val, left_shift)
-            bcc(m, input1_multiplier == shifted_input1_val)
-            scaled_input1_val = _smaller_than_one_exp(m, shifted_input1_val, input1_multiplier,
-                                                      input1_shift, True)
-            ldrd_sp(m)                                   # input2_multiplier, input2_shift
-            cmp(m, input2_multiplier, shifted_input2_val)
-            bcc(m, input2_multiplier == shifted_input2_val)
-            scaled_input2_val = _smaller_than_one_exp(m, shifted_input2_val, input2_multiplier,
-                                                      input2_shift, False)
-            ldrd_sp(m)                                   # output_multiplier, output_shift
-            raw_sub = sub(m, scaled_input1_val, scaled_input2_val)
-            cmp(m, output_multiplier, raw_sub)
-            bcc(m, output_multiplier == raw_sub)
-            raw_output = _smaller_than_one_exp(m, raw_sub, output_multiplier, output_shift, True)
-            ldr_sp(m)                                    # output_offset
-            raw_output = add(m, raw_output, output_offset)
-            ldr_sp(m)
-            ldr_sp(m)
-            raw_output = max_lt(m, raw_output, activation_min)  # std::max
-            cmp(m, activation_max, raw_output)           # std::min
-            it(m, activation_max < raw_output)           # as in the ADD port
-            if activation_max >= raw_output:
-                raw_output = mov(m, raw_output)
-            else:
-                raw_output = activation_max
+            raw_output = add_func(m, x, y, input1_offset, input2_offset, left_shift,
+                                  input1_multiplier, input1_shift, input2_multiplier,
+                                  input2_shift, output_multiplier, output_shift,
+                                  output_offset, activation_min, activation_max, True)
             i += 1
             cmp(m, i, size)
             strb(m, output_data + i - 1, raw_output)    # strb r3, [lr, #1]!
@@ -96,6 +69,10 @@ def Sub(m, input1_offset, input2_offset, left_shift, input1_multiplier, input1_s
 
 
 def run_reference(m, case, addr, tracer=None):
+    """Sub<int8_t>, or for a broadcast (case["input1_shape"] set: operators/sub.py)
+    BroadcastQuantSubSlow (kernels/tflm/broadcast_binary.py)."""
+    if "input1_shape" in case:
+        return broadcast_binary.run_reference(m, case, addr, tracer)
     a, b_ = addr["inputs"]
     run(Sub, m, case["input_1_offset"], case["input_2_offset"], case["left_shift"],
         case["input_1_mult"], case["input_1_shift"], case["input_2_mult"],
