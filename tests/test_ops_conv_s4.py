@@ -239,3 +239,25 @@ def test_bad_packed_length_is_one_clear_line():
     case["weights"] = case["weights"][:-1]
     with pytest.raises(CaseError, match="weights: .* packed int4 bytes, expected"):
         run_case(case, "simd")
+
+
+@pytest.mark.parametrize("path", ["simd", "scalar"])
+def test_1x1_fast_own_instructions_equal_the_measured(path):
+    """arm_convolve_1x1_s4_fast is transcribed from the objdump: the leaf's count less its
+    GEMM run alone equals its measured per-function count (43 dsp_O2, 45 scalar_O2)."""
+    from armsim.kernels.cmsis_nn.arm_nn_mat_mult_nt_t_s4 import arm_nn_mat_mult_nt_t_s4
+    case = load_case(REFERENCE / "conv_s4_1x1_8x8x32_o16_s1_p0.json")
+    measured = case["measured"][MEASURED_BUILD[path]]["functions"]
+    leaf = run_case(case, path, function="arm_convolve_1x1_s4_fast")
+    mem, addr = _layout(case, 0)
+    m = machine.build(mem, dsp=path == "simd")
+    i, p = case["input_dims"], case["conv_params"]
+    run(arm_nn_mat_mult_nt_t_s4, m, int(addr["input"]), int(addr["packed_weights"]),
+        int(addr["bias"]), int(addr["output"]), int(addr["output_mult"]),
+        int(addr["output_shift"]), i["n"] * i["h"] * i["w"], case["output_dims"]["c"], i["c"],
+        p["input_offset"], p["output_offset"], p["activation"]["min"], p["activation"]["max"],
+        i["c"])
+    np.testing.assert_array_equal(machine.read(m, addr["output"], _output_count(case)),
+                                  leaf.output)
+    own = leaf.instructions - sum(machine.counts(m).values())
+    assert own == measured["arm_convolve_1x1_s4_fast"]
