@@ -43,12 +43,13 @@ def _one_x_n_model(seed=22):
 
 
 def _depthwise_model(seed=23):
-    """arm_depthwise_conv_s4_opt (ch_mult 1) and the generic kernel (ch_mult 2, odd taps)."""
+    """arm_depthwise_conv_s4_opt (ch_mult 1) and the generic kernel (ch_mult 2, odd taps,
+    per-tensor scale)."""
     g = modelgen.Graph(seed=seed)
     x = g.input((1, 6, 7, 4), scale=0.02, zero_point=1)
     y = g.depthwise_conv2d(x, (3, 3), padding="SAME", activation="RELU6", weight_type="int4")
     g.output(g.depthwise_conv2d(y, (3, 1), depth_multiplier=2, padding="VALID",
-                                weight_type="int4"))
+                                weight_type="int4", per_channel=False))
     return g
 
 
