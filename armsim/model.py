@@ -23,7 +23,10 @@ _TYPES = {getattr(tflite.TensorType, n): n for n in dir(tflite.TensorType)
 _DTYPES = {"FLOAT32": np.float32, "FLOAT16": np.float16, "INT32": np.int32,
            "UINT8": np.uint8, "INT64": np.int64, "BOOL": np.bool_, "INT16": np.int16,
            "INT8": np.int8, "FLOAT64": np.float64, "UINT32": np.uint32, "UINT16": np.uint16,
-           "UINT64": np.uint64}
+           "UINT64": np.uint64, "INT4": np.int8}
+#: sub-byte types TFLite packs (two INT4 values per byte, element 2k in the low nibble of
+#: byte k); `Tensor.data` holds the values, `Tensor.packed` the buffer's bytes
+_PACKED_BITS = {"INT4": 4}
 _BUILTIN_NAMES = {getattr(tflite.BuiltinOperator, n): n for n in dir(tflite.BuiltinOperator)
                   if not n.startswith("_")}
 
@@ -34,6 +37,17 @@ MAX_TENSOR_ELEMENTS = 1 << 26
 # constant an int8 model holds, an int32 bias) -- a sanity bound like the one above
 MAX_MODEL_BYTES = 4 * MAX_TENSOR_ELEMENTS
 _INT8_RANGE = (-128, 127)
+
+
+def _packed_bytes(elements, ttype):
+    return (elements * _PACKED_BITS[ttype] + 7) // 8
+
+
+def _unpack_int4(packed, count):
+    """The int4 values of TFLite's packed INT4 buffer (low nibble first), as int8."""
+    b = packed.astype(np.int16)
+    values = np.stack([((b & 0xF) ^ 8) - 8, b >> 4], axis=1).ravel()[:count]
+    return values.astype(np.int8)
 
 
 class ModelError(ValueError):
@@ -52,6 +66,7 @@ class Tensor:
     zero_point: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))
     quantized_dimension: int = 0
     is_variable: bool = False
+    packed: np.ndarray = None  # an INT4 constant's buffer bytes (two values per byte)
 
     @property
     def dtype(self):
@@ -63,6 +78,8 @@ class Tensor:
 
     @property
     def nbytes(self):
+        if self.type in _PACKED_BITS:
+            return _packed_bytes(self.size, self.type)
         return self.size * np.dtype(self.dtype).itemsize
 
     @property
@@ -203,12 +220,19 @@ def _decode(buf, path, name):
             dtype = _DTYPES.get(ttype)
             if dtype is None:
                 raise ModelError(f"{what}: constant data of type {ttype} is not supported")
-            need = int(np.prod(shape, dtype=np.int64)) * np.dtype(dtype).itemsize
+            count = int(np.prod(shape, dtype=np.int64))
+            need = (_packed_bytes(count, ttype) if ttype in _PACKED_BITS
+                    else count * np.dtype(dtype).itemsize)
             if len(data) < need:      # TFLM would read past the buffer
                 raise ModelError(f"{what}: buffer {b} holds {len(data)} bytes, shape "
                                  f"{list(shape)} of {ttype} needs {need}")
             # a longer buffer is fine: TFLM points the tensor at its start
-            tensor.data = np.frombuffer(bytes(data[:need]), dtype).reshape(shape)
+            raw = np.frombuffer(bytes(data[:need]), np.int8 if ttype in _PACKED_BITS else dtype)
+            if ttype in _PACKED_BITS:
+                tensor.packed = raw
+                tensor.data = _unpack_int4(raw, count).reshape(shape)
+            else:
+                tensor.data = raw.reshape(shape)
         tensors.append(tensor)
 
     def check_index(idx, what, optional):

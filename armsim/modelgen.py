@@ -37,7 +37,11 @@ _DTYPES = {  # numpy dtype name -> (TensorType, numpy dtype)
     "int64": (tflite.TensorType.INT64, np.int64),
     "int16": (tflite.TensorType.INT16, np.int16),
     "int8": (tflite.TensorType.INT8, np.int8),
+    "int4": (tflite.TensorType.INT4, np.int8),   # values -8..7, written packed (`_packed_int4`)
 }
+#: the weight types a MAC layer (conv2d, depthwise_conv2d, fully_connected) can be given, with
+#: the random weights' range (TFLite's symmetric int4 / int8 quantization) and their std
+_WEIGHT_TYPES = {"int8": (127, 74), "int4": (7, 4.3)}
 
 _ACTIVATIONS = {"NONE": tflite.ActivationFunctionType.NONE,
                 "RELU": tflite.ActivationFunctionType.RELU,
@@ -112,6 +116,8 @@ class Graph:
         if dtype not in _DTYPES:
             raise ModelGenError(f"unsupported dtype {dtype!r}")
         if data is not None:
+            if dtype == "int4" and (np.min(data) < -8 or np.max(data) > 7):
+                raise ModelGenError(f"{name or 'tensor'}: int4 data outside -8..7")
             data = np.ascontiguousarray(np.asarray(data).astype(_DTYPES[dtype][1], copy=False))
             if tuple(data.shape) != tuple(shape):
                 data = data.reshape(shape)
@@ -152,8 +158,9 @@ class Graph:
 
     # --- weights -------------------------------------------------------------------------
 
-    def _random_weights(self, shape):
-        return self.rng.integers(-127, 128, size=shape, dtype=np.int64).astype(np.int8)
+    def _random_weights(self, shape, weight_type="int8"):
+        bound = _WEIGHT_TYPES[weight_type][0]
+        return self.rng.integers(-bound, bound + 1, size=shape, dtype=np.int64).astype(np.int8)
 
     def _random_bias(self, n, fan_in, dtype="int32"):
         """int32 bias, or int64 for 16x8 layers (int16 inputs: 256 times larger values)."""
@@ -171,15 +178,17 @@ class Graph:
             raise ModelGenError(f"{ws.size} weight scales for {channels} channels")
         return ws
 
-    def _spread_scale(self, x, weight_scales, fan_in):
+    def _spread_scale(self, x, weight_scales, fan_in, weight_type="int8"):
         """Output scale for a MAC layer: int8 inputs and weights spread over their range
-        (std ~74 each) make an accumulator of std ~74*74*sqrt(fan_in); dividing it into
-        ~40 output steps keeps most outputs unsaturated."""
+        (std ~74 each; int4 weights ~4.3) make an accumulator of std ~74*74*sqrt(fan_in);
+        dividing it into ~40 output steps keeps most outputs unsaturated."""
         in_scale = self.tensors[x].scale
+        w_std = _WEIGHT_TYPES[weight_type][1]
         if self.tensors[x].dtype == "int16":   # 16x8: int16 inputs (std ~18900), ~10000 steps
-            return float(in_scale * float(np.mean(weight_scales)) * 18900 * 74
+            return float(in_scale * float(np.mean(weight_scales)) * 18900 * w_std
                          * math.sqrt(fan_in) / 10000)
-        return float(in_scale * float(np.mean(weight_scales)) * 74 * 74 * math.sqrt(fan_in) / 40)
+        return float(in_scale * float(np.mean(weight_scales)) * 74 * w_std * math.sqrt(fan_in)
+                     / 40)
 
     def calibrated(self, x, fan_in, channels=None, out_scale=0.05):
         """`weight_scale` and `out_scale` arguments for a MAC layer on `x` with random
@@ -191,15 +200,17 @@ class Graph:
         return {"weight_scale": ws, "out_scale": out_scale}
 
     def _mac_layer(self, x, weights, weight_shape, bias, out_channels, fan_in, weight_scale,
-                   per_channel, weight_axis, use_bias, name):
+                   per_channel, weight_axis, use_bias, name, weight_type="int8"):
+        if weight_type not in _WEIGHT_TYPES:
+            raise ModelGenError(f"{name}: weight_type must be one of {', '.join(_WEIGHT_TYPES)}")
         if weights is None:
-            weights = self._random_weights(weight_shape)
+            weights = self._random_weights(weight_shape, weight_type)
         weights = np.asarray(weights)
         if tuple(weights.shape) != tuple(weight_shape):
             raise ModelGenError(f"{name}: weights shape {weights.shape}, expected {weight_shape}")
         ws = self._weight_scales(weight_scale, out_channels, per_channel)
         n = ws.size
-        w = self.tensor(weight_shape, "int8", ws.tolist() if n > 1 else float(ws[0]),
+        w = self.tensor(weight_shape, weight_type, ws.tolist() if n > 1 else float(ws[0]),
                         [0] * n if n > 1 else 0, axis=weight_axis, data=weights,
                         name=f"{name}/weights")
         b = -1
@@ -221,8 +232,9 @@ class Graph:
     def conv2d(self, x, out_channels, kernel=(3, 3), stride=(1, 1), padding="SAME",
                dilation=(1, 1), activation="NONE", weights=None, bias=None,
                weight_scale=None, per_channel=True, use_bias=True, out_scale=None,
-               out_zero_point=0, name=None):
-        """CONV_2D; weights OHWI int8 (per-channel scales along axis 0 by default)."""
+               out_zero_point=0, weight_type="int8", name=None):
+        """CONV_2D; weights OHWI int8, or `weight_type="int4"` (TFLite INT4, packed two per
+        byte), per-channel scales along axis 0 by default."""
         name = name or f"conv2d_{len(self.ops)}"
         n, h, w_, c = self._nhwc(x, name)
         kh, kw = _pair(kernel)
@@ -233,9 +245,10 @@ class Graph:
         if oh <= 0 or ow <= 0:
             raise ModelGenError(f"{name}: kernel larger than the input")
         wt, b, ws = self._mac_layer(x, weights, (out_channels, kh, kw, c), bias, out_channels,
-                                    kh * kw * c, weight_scale, per_channel, 0, use_bias, name)
+                                    kh * kw * c, weight_scale, per_channel, 0, use_bias, name,
+                                    weight_type)
         if out_scale is None:
-            out_scale = self._spread_scale(x, ws, kh * kw * c)
+            out_scale = self._spread_scale(x, ws, kh * kw * c, weight_type)
         y = self._activation_out((n, oh, ow, out_channels), out_scale, out_zero_point, name,
                                  like=x)
         opts = (tflite.Conv2DOptionsStart, [
@@ -250,8 +263,9 @@ class Graph:
     def depthwise_conv2d(self, x, kernel=(3, 3), depth_multiplier=1, stride=(1, 1),
                          padding="SAME", dilation=(1, 1), activation="NONE", weights=None,
                          bias=None, weight_scale=None, per_channel=True, use_bias=True,
-                         out_scale=None, out_zero_point=0, name=None):
-        """DEPTHWISE_CONV_2D; weights (1, KH, KW, C*depth_multiplier) int8, scales along 3."""
+                         out_scale=None, out_zero_point=0, weight_type="int8", name=None):
+        """DEPTHWISE_CONV_2D; weights (1, KH, KW, C*depth_multiplier) int8 (or int4, packed),
+        scales along 3."""
         name = name or f"depthwise_conv2d_{len(self.ops)}"
         n, h, w_, c = self._nhwc(x, name)
         kh, kw = _pair(kernel)
@@ -263,9 +277,9 @@ class Graph:
         if oh <= 0 or ow <= 0:
             raise ModelGenError(f"{name}: kernel larger than the input")
         wt, b, ws = self._mac_layer(x, weights, (1, kh, kw, oc), bias, oc, kh * kw,
-                                    weight_scale, per_channel, 3, use_bias, name)
+                                    weight_scale, per_channel, 3, use_bias, name, weight_type)
         if out_scale is None:
-            out_scale = self._spread_scale(x, ws, kh * kw)
+            out_scale = self._spread_scale(x, ws, kh * kw, weight_type)
         y = self._activation_out((n, oh, ow, oc), out_scale, out_zero_point, name, like=x)
         opts = (tflite.DepthwiseConv2DOptionsStart, [
             (tflite.DepthwiseConv2DOptionsAddPadding, _PADDINGS[padding]),
@@ -281,17 +295,19 @@ class Graph:
 
     def fully_connected(self, x, units, activation="NONE", weights=None, bias=None,
                         weight_scale=None, per_channel=False, use_bias=True,
-                        keep_num_dims=False, out_scale=None, out_zero_point=0, name=None):
-        """FULLY_CONNECTED; weights (units, depth) int8, per-tensor scale by default."""
+                        keep_num_dims=False, out_scale=None, out_zero_point=0,
+                        weight_type="int8", name=None):
+        """FULLY_CONNECTED; weights (units, depth) int8 (or int4, packed), per-tensor scale
+        by default."""
         name = name or f"fully_connected_{len(self.ops)}"
         shape = self.shape(x)
         self._check_options(name, "VALID", activation)
         depth = shape[-1]
         batches = int(np.prod(shape)) // depth
         wt, b, ws = self._mac_layer(x, weights, (units, depth), bias, units, depth,
-                                    weight_scale, per_channel, 0, use_bias, name)
+                                    weight_scale, per_channel, 0, use_bias, name, weight_type)
         if out_scale is None:
-            out_scale = self._spread_scale(x, ws, depth)
+            out_scale = self._spread_scale(x, ws, depth, weight_type)
         out_shape = tuple(shape[:-1]) + (units,) if keep_num_dims else (batches, units)
         y = self._activation_out(out_shape, out_scale, out_zero_point, name, like=x)
         opts = (tflite.FullyConnectedOptionsStart, [
@@ -944,13 +960,24 @@ def _options(builder, spec):
     return end(builder)
 
 
+def _packed_int4(values):
+    """TFLite's INT4 buffer: two values per byte, element 2k in the low nibble of byte k (an
+    odd count leaves the last high nibble 0)."""
+    flat = np.asarray(values, np.int64).ravel()
+    if flat.size % 2:
+        flat = np.append(flat, 0)
+    return ((flat[0::2] & 0xF) | ((flat[1::2] & 0xF) << 4)).astype(np.uint8)
+
+
 def _serialise(g):
     builder = flatbuffers.Builder(4096)
 
     # buffers: 0 is the empty sentinel; tensor i uses buffer i + 1
     buffer_offsets = []
     data_offsets = [None] + [
-        _aligned_bytes(builder, t.data) if t.data is not None else None for t in g.tensors]
+        None if t.data is None else
+        _aligned_bytes(builder, _packed_int4(t.data) if t.dtype == "int4" else t.data)
+        for t in g.tensors]
     for data in data_offsets:
         tflite.BufferStart(builder)
         if data is not None:

@@ -1,11 +1,12 @@
-"""CONV_2D with packed int4 weights (issue 10), work in progress.  On every conv_s4 case of
-../shared: the generic leaf arm_convolve_s4 (+ arm_nn_mat_mult_kernel_s4_s16) run directly
-(it computes any convolution, whichever kernel the wrapper would pick) on the simd and scalar
-builds, and TFLM's reference path (kernels/tflm/conv_s4.py), each bit-exact with output_ref
-and with the int8 conv oracle on the unpacked weights; plus the measured instruction totals of
-the case whose wrapper reaches arm_convolve_s4 (conv_s4_3x3_8x8x16_o16_s1_p1);
-arm_convolve_1_x_n_s4 on its vectors; arm_convolve_wrapper_s4's dispatch on every case.  No family
-module yet (the 1x1 leaves need arm_nn_mat_mult_nt_t_s4), so conv_s4 stays in NOT_PORTED."""
+"""CONV_2D with packed int4 weights (issue 10, family conv_s4).  On every conv_s4 case of
+../shared: the family through the harness (arm_convolve_wrapper_s4 and the leaf it picks:
+arm_convolve_1x1_s4_fast / arm_convolve_1x1_s4 via arm_nn_mat_mult_nt_t_s4,
+arm_convolve_1_x_n_s4, arm_convolve_s4) on the simd, scalar and reference paths, bit-exact with
+output_ref and the int8 conv oracle on the unpacked weights, taking the measured kernel chain
+and within 5 % of the measured instruction totals; the generic leaf arm_convolve_s4 run
+directly on every case (it computes any convolution); arm_convolve_1_x_n_s4 on its vectors;
+arm_convolve_wrapper_s4's dispatch on every case.  (tests/test_oracle.py,
+test_reference_path.py, test_trace_equivalence.py pick the family's cases up as well.)"""
 import json
 
 import numpy as np
@@ -18,6 +19,7 @@ from armsim.kernels.cmsis_nn import arm_nn_types as types
 from armsim.kernels.cmsis_nn.arm_convolve_1_x_n_s4 import arm_convolve_1_x_n_s4
 from armsim.kernels.cmsis_nn import arm_convolve_wrapper_s4 as wrapper
 from armsim.kernels.cmsis_nn.arm_convolve_s4 import ARG_ERROR, arm_convolve_s4
+from armsim.kernels.harness import CaseError, run_case
 from armsim.kernels.tflm.conv_s4 import reference_buffer_size, run_reference
 
 from conftest import MEASURED_BUILD, REFERENCE, VECTORS, load_case
@@ -169,3 +171,93 @@ def test_wrapper_dispatch(file, path):
     if "measured" in case:
         functions = case["measured"][MEASURED_BUILD[path]]["functions"]
         assert sum(machine.counts(m).values()) == functions["arm_convolve_wrapper_s4"]
+
+
+MEASURED_FILES = _cases(REFERENCE)
+
+
+@pytest.mark.parametrize("path", ["simd", "scalar", "reference"])
+@pytest.mark.parametrize("file", CASE_FILES, ids=lambda p: p.stem)
+def test_family_bit_exact_on_every_path(file, path):
+    case = load_case(file)
+    result = run_case(case, path)
+    np.testing.assert_array_equal(result.output, np.asarray(case["output_ref"], np.int8).ravel())
+    np.testing.assert_array_equal(result.output, _oracle(case))
+    if path != "reference":
+        assert result.kernel_path[:2] == ["arm_convolve_wrapper_s4", case["wrapper_dispatch"]]
+
+
+@pytest.mark.parametrize("path", ["simd", "scalar"])
+@pytest.mark.parametrize("file", MEASURED_FILES, ids=lambda p: p.stem)
+def test_family_counts_against_measured(file, path):
+    """The whole wrapper call against the measured total (conv_s4_1x1_8x8x32_o16_s1_p0 is the
+    case arm_nn_mat_mult_nt_t_s4's per-block bookkeeping is fitted to)."""
+    case = load_case(file)
+    measured = case["measured"][MEASURED_BUILD[path]]
+    result = run_case(case, path)
+    assert result.kernel_path == measured["kernel_chain"]
+    want = measured["instructions"]
+    assert abs(result.instructions - want) <= 0.05 * want, \
+        (result.instructions, want, f"{result.instructions / want - 1:+.1%}")
+
+
+ONE_BY_ONE_FILES = [p for p in CASE_FILES
+                    if load_case(p)["function"] in ("arm_convolve_1x1_s4_fast",
+                                                    "arm_convolve_1x1_s4")]
+
+
+@pytest.mark.parametrize("path", ["simd", "scalar"])
+@pytest.mark.parametrize("file", ONE_BY_ONE_FILES, ids=lambda p: p.stem)
+def test_1x1_leaf_called_directly(file, path):
+    """The 1x1 kernel the vector names, called as its unit test does (no wrapper)."""
+    case = load_case(file)
+    result = run_case(case, path, function=case["function"])
+    assert result.kernel_path == [case["function"], "arm_nn_mat_mult_nt_t_s4"]
+    np.testing.assert_array_equal(result.output, np.asarray(case["output_ref"], np.int8).ravel())
+
+
+def test_the_1x1_vectors_reach_every_path_of_the_gemm():
+    """Odd and even rhs_cols (the spillover nibble), an odd lhs row, left-over rhs rows, and in
+    the DSP build the 16- and 4-column steps."""
+    cases = [load_case(p) for p in ONE_BY_ONE_FILES + MEASURED_FILES]
+    shapes = [(c["input_dims"]["c"], c["output_dims"]["c"]) for c in cases]
+    assert {c % 2 for c, _ in shapes} == {0, 1}
+    assert any(c["output_dims"]["w"] * c["output_dims"]["h"] % 2 for c in cases)
+    assert any(o % 4 for _, o in shapes) and any(c >= 16 for c, _ in shapes)
+    assert any(c % 16 >= 4 for c, _ in shapes)
+
+
+def test_1x1_fast_refuses_a_stride():
+    case = load_case(next(p for p in ONE_BY_ONE_FILES
+                          if load_case(p)["function"] == "arm_convolve_1x1_s4"))
+    with pytest.raises(CaseError, match="arm_convolve_1x1_s4_fast returned ARM_CMSIS_NN_ARG_ERROR"):
+        run_case(case, "simd", function="arm_convolve_1x1_s4_fast")
+
+
+def test_bad_packed_length_is_one_clear_line():
+    case = load_case(CASE_FILES[0])
+    case["weights"] = case["weights"][:-1]
+    with pytest.raises(CaseError, match="weights: .* packed int4 bytes, expected"):
+        run_case(case, "simd")
+
+
+@pytest.mark.parametrize("path", ["simd", "scalar"])
+def test_1x1_fast_own_instructions_equal_the_measured(path):
+    """arm_convolve_1x1_s4_fast is transcribed from the objdump: the leaf's count less its
+    GEMM run alone equals its measured per-function count (43 dsp_O2, 45 scalar_O2)."""
+    from armsim.kernels.cmsis_nn.arm_nn_mat_mult_nt_t_s4 import arm_nn_mat_mult_nt_t_s4
+    case = load_case(REFERENCE / "conv_s4_1x1_8x8x32_o16_s1_p0.json")
+    measured = case["measured"][MEASURED_BUILD[path]]["functions"]
+    leaf = run_case(case, path, function="arm_convolve_1x1_s4_fast")
+    mem, addr = _layout(case, 0)
+    m = machine.build(mem, dsp=path == "simd")
+    i, p = case["input_dims"], case["conv_params"]
+    run(arm_nn_mat_mult_nt_t_s4, m, int(addr["input"]), int(addr["packed_weights"]),
+        int(addr["bias"]), int(addr["output"]), int(addr["output_mult"]),
+        int(addr["output_shift"]), i["n"] * i["h"] * i["w"], case["output_dims"]["c"], i["c"],
+        p["input_offset"], p["output_offset"], p["activation"]["min"], p["activation"]["max"],
+        i["c"])
+    np.testing.assert_array_equal(machine.read(m, addr["output"], _output_count(case)),
+                                  leaf.output)
+    own = leaf.instructions - sum(machine.counts(m).values())
+    assert own == measured["arm_convolve_1x1_s4_fast"]

@@ -126,7 +126,8 @@ CASES = shared_cases(VECTORS)
 
 def _reduced(case):
     """The same convolution with one batch and one output channel (same dispatch); an int4
-    depthwise convolution with one output row; a batch matmul with one output batch and
+    depthwise convolution with one output row; an int4 convolution with one output channel
+    (the first ceil(taps / 2) packed bytes); a batch matmul with one output batch and
     height (its first lhs and rhs matrices)."""
     if case["family"] in ("batch_matmul", "batch_matmul_s16"):
         one = {"n": 1, "h": 1}
@@ -141,13 +142,16 @@ def _reduced(case):
         small = dict(case, output_dims=dict(case["output_dims"], h=1))
         small.pop("output_ref", None)
         return small
-    assert case["family"] in ("conv", "transpose_conv") and case.get("groups", 1) == 1, \
-        case["case"]
+    assert case["family"] in ("conv", "transpose_conv", "conv_s4") and \
+        case.get("groups", 1) == 1, case["case"]
     small = dict(case, input_dims=dict(case["input_dims"], n=1),
                  output_dims=dict(case["output_dims"], n=1, c=1),
                  filter_dims=dict(case["filter_dims"], n=1))
     per_channel = len(case["weights"]) // case["filter_dims"]["n"]
     in_batch = len(case["input"]) // case["input_dims"]["n"]
+    if case["family"] == "conv_s4":                # packed: the first channel's bytes
+        f = case["filter_dims"]
+        per_channel = (f["h"] * f["w"] * f["c"] + 1) // 2
     small.update(input=case["input"][:in_batch], weights=case["weights"][:per_channel],
                  bias=case["bias"][:1], output_mult=case["output_mult"][:1],
                  output_shift=case["output_shift"][:1])

@@ -218,6 +218,20 @@ def weights_values(model, op, w):
     return w.data.ravel().astype(np.int8)
 
 
+def int4_filter(model, op, w, int16):
+    """An INT4 filter's packed bytes (what the s4 kernels read; TFLM's reference unpacks
+    them); refused as TFLM's Prepare refuses it: with INT16 activations ("Hybrid models are
+    not supported"), or with a non-zero zero point."""
+    if w.data is None:
+        raise error(model, op, f"weights {w.describe()} are not constant")
+    if int16:
+        raise error(model, op, f"weights {w.describe()} are INT4 with INT16 activations: "
+                               f"TFLM runs INT4 weights with INT8 activations only")
+    if len(w.zero_point) and np.any(w.zero_point != 0):
+        raise error(model, op, f"weights {w.describe()} have a non-zero zero point")
+    return w.packed.tolist()
+
+
 def conv_tensors(model, op):
     """CONV_2D and DEPTHWISE_CONV_2D operands: (input, filter, bias or None, output); int8
     (or 16x8: int16 with int8 weights) rank-4 activations, a rank-4 filter."""

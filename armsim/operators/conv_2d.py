@@ -4,8 +4,8 @@ from armsim.operators import EvalGlue, Operator
 from armsim.operators.common import (NotSimulated, Step, activation_range, bias_16x8,
                                      bias_values, case_tag,
                                      check_quantized_bias_type, conv_geometry, conv_tensors,
-                                     dims, error, per_channel_multipliers, tensor_zero_point,
-                                     weights_values)
+                                     dims, error, int4_filter, per_channel_multipliers,
+                                     tensor_zero_point, weights_values)
 
 
 def prepare(model, op):
@@ -20,6 +20,11 @@ def prepare(model, op):
     if oc % groups:
         raise error(model, op, f"{oc} output channels not divisible into {groups} groups")
     int16 = inp.type == "INT16"           # 16x8: cmsis_nn/conv.cc EvalInt16x8
+    int4 = filt.type == "INT4"            # cmsis_nn/conv.cc: arm_convolve_wrapper_s4
+    weights = int4_filter(model, op, filt, int16) if int4 else weights_values(model, op, filt)
+    if int4 and groups > 1:
+        raise NotSimulated(f"a grouped convolution ({groups} groups) with INT4 weights: "
+                           f"arm_convolve_wrapper_s4 has no groups")
     if int16 and groups > 1:
         raise NotSimulated(f"a grouped convolution ({groups} groups) with INT16 activations: "
                            f"arm_convolve_s16 has no groups")
@@ -36,7 +41,7 @@ def prepare(model, op):
         "output_dims": dims(out.shape),
         "conv_params": {"input_offset": -tensor_zero_point(inp), "output_offset": tensor_zero_point(out), **geometry,
                         "activation": {"min": lo, "max": hi}},
-        "bias_is_null": null, "weights": weights_values(model, op, filt), "bias": bias_v,
+        "bias_is_null": null, "weights": weights, "bias": bias_v,
         "output_mult": mults, "output_shift": shifts,
     }
     macs = n * oh * ow * oc * fh * fw * fc
@@ -46,6 +51,10 @@ def prepare(model, op):
                     out.shape, macs,
                     extra={"cmsis_case": dict(case, is_int32_bias=cmsis_int32),
                            "cmsis_function": "arm_convolve_wrapper_s16"})
+    if int4:
+        case["family"] = "conv_s4"
+        return Step(op.index, op.op, "conv_s4", False, case, {"input": inp.index}, out.index,
+                    out.shape, macs, extra={"cmsis_function": "arm_convolve_wrapper_s4"})
     return Step(op.index, op.op, "conv", False, case, {"input": inp.index}, out.index,
                 out.shape, macs)
 

@@ -2,13 +2,15 @@
 depthwise_conv.cc), Prepare as depthwise_conv_common.cc derives the kernel parameters."""
 from armsim.operators import EvalGlue, Operator
 from armsim.operators.common import (Step, activation_range, bias_16x8, bias_values, case_tag,
-                                     conv_geometry, conv_tensors, dims, error,
+                                     conv_geometry, conv_tensors, dims, error, int4_filter,
                                      per_channel_multipliers, tensor_zero_point, weights_values)
 
 
 def prepare(model, op):
     inp, filt, bias, out = conv_tensors(model, op)
     int16 = inp.type == "INT16"           # 16x8: cmsis_nn/depthwise_conv.cc EvalInt16x8
+    int4 = filt.type == "INT4"            # cmsis_nn/depthwise_conv.cc: ..._wrapper_s4
+    weights = int4_filter(model, op, filt, int16) if int4 else weights_values(model, op, filt)
     o = op.options
     _, fh, fw, oc = filt.shape
     n, _, _, ic = inp.shape
@@ -31,7 +33,7 @@ def prepare(model, op):
         "output_dims": dims(out.shape),
         "dw_conv_params": {"input_offset": -tensor_zero_point(inp), "output_offset": tensor_zero_point(out),
                            "ch_mult": ch_mult, **geometry, "activation": {"min": lo, "max": hi}},
-        "bias_is_null": null, "weights": weights_values(model, op, filt), "bias": bias_v,
+        "bias_is_null": null, "weights": weights, "bias": bias_v,
         "output_mult": mults, "output_shift": shifts,
     }
     macs = n * oh * ow * oc * fh * fw
@@ -40,6 +42,11 @@ def prepare(model, op):
         return Step(op.index, op.op, "depthwise_conv_s16", False, case, {"input": inp.index},
                     out.index, out.shape, macs,
                     extra={"cmsis_function": "arm_depthwise_conv_wrapper_s16"})
+    if int4:
+        case["family"] = "depthwise_conv_s4"
+        return Step(op.index, op.op, "depthwise_conv_s4", False, case, {"input": inp.index},
+                    out.index, out.shape, macs,
+                    extra={"cmsis_function": "arm_depthwise_conv_wrapper_s4"})
     return Step(op.index, op.op, "depthwise_conv", False, case, {"input": inp.index},
                 out.index, out.shape, macs)
 

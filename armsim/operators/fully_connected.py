@@ -5,7 +5,7 @@ fully_connected.cc), Prepare as fully_connected_common.cc derives the kernel par
 from armsim.operators import EvalGlue, Operator
 from armsim.operators.common import (NotSimulated, Step, activation_range, bias_values,
                                      case_tag, check_quantized_bias_type,
-                                     convolution_multiplier, error, input_tensor,
+                                     convolution_multiplier, error, input_tensor, int4_filter,
                                      per_channel_multipliers, TENSOR_TYPE_INT32, require_16x8, require_int8,
                                      require_rank, tensor_scale, tensor_zero_point,
                                      weights_values)
@@ -16,6 +16,7 @@ def prepare(model, op):
     bias = input_tensor(model, op, 2, "bias", required=False)
     out = model.tensors[op.outputs[0]]
     int16 = inp.type == "INT16"           # 16x8: cmsis_nn/fully_connected.cc's int16 branch
+    int4 = filt.type == "INT4"            # cmsis_nn/fully_connected.cc EvalQuantizedInt4
     if int16:
         require_16x8(model, op, inp, out, filt)
     else:
@@ -43,6 +44,11 @@ def prepare(model, op):
         raise error(model, op, f"input {inp.describe()} holds {inp.size} values, {batches} "
                               f"batches of depth {depth} need {batches * depth}")
     per_channel = len(filt.scale) > 1
+    if int4 and per_channel:
+        # fully_connected_common.cc: per-channel quantization only for INT8/INT16 filters
+        raise error(model, op, f"weights {filt.describe()} are INT4 with per-channel scales: "
+                               f"TFLM runs INT4 fully connected per-tensor only")
+    weights = int4_filter(model, op, filt, int16) if int4 else weights_values(model, op, filt)
     if int16 and (per_channel or (bias is not None and bias.type == "INT32")
                   or (bias is None and op.options.get("QuantizedBiasType", 0) == TENSOR_TYPE_INT32)):
         # TFLM's CMSIS-NN Prepare refuses per-channel int16 (TF_LITE_ENSURE(!is_per_channel
@@ -59,7 +65,7 @@ def prepare(model, op):
         "output_dims": {"n": batches, "h": 1, "w": 1, "c": units},
         "fc_params": {"input_offset": -tensor_zero_point(inp), "filter_offset": -tensor_zero_point(filt),
                       "output_offset": tensor_zero_point(out), "activation": {"min": lo, "max": hi}},
-        "bias_is_null": null, "weights": weights_values(model, op, filt), "bias": bias_v,
+        "bias_is_null": null, "weights": weights, "bias": bias_v,
     }
     if per_channel:
         mults, shifts = per_channel_multipliers(model, op, inp, filt, out, units)
@@ -77,6 +83,10 @@ def prepare(model, op):
                 out.index, out.shape, batches * units * depth)
     if int16:
         step.extra = {"cmsis_function": "arm_fully_connected_s16"}
+        return step
+    if int4:                              # always arm_fully_connected_s4 (no 1x1 conv route)
+        case["family"] = step.family = "fully_connected_s4"
+        step.extra = {"cmsis_function": "arm_fully_connected_s4"}
         return step
     if len(out.shape) > 2 and depth % 4 == 0 and tensor_zero_point(filt) == 0:
         # cmsis_nn/fully_connected.cc: an output of more than 2 dims with a depth that is a
