@@ -7,7 +7,6 @@ from conftest import REFERENCE, VECTORS, all_families
 
 #: families with cases in ../shared that armsim has no port of yet (issues 9 and 10)
 NOT_PORTED = {
-    "lstm_s16",
     "conv_s4",
 }
 
