@@ -24,12 +24,13 @@ def run_reference(m, case, addr, tracer):
 
 
 def state_arrays(case):
-    """The variable tensors (hidden state int16: the zero point, or the case's
-    `hidden_state_init`; cell state int16 0) and `shape_scratch` (see tflm/lstm.py)."""
+    """The variable tensors (hidden state int16: 0, or the case's `hidden_state_init`; cell
+    state int16 0) and `shape_scratch` (see tflm/lstm.py).  TFLM's ResetVariableTensors
+    fills a variable tensor with its zero point only when it is INT8: an int16 hidden state
+    starts at raw 0 whatever its zero point (real value -zero_point x scale)."""
     p = case["lstm_params"]
     init = case.get("hidden_state_init")
     n = p["batch_size"] * p["hidden_size"]
-    hidden = (np.full(n, p["output_offset"], np.int16) if init is None
-              else np.asarray(init, np.int16))
+    hidden = np.zeros(n, np.int16) if init is None else np.asarray(init, np.int16)
     return {"hidden_state": ("sram", hidden), "cell_state_tensor": ("sram", np.zeros(n, np.int16)),
             "shape_scratch": ("sram", np.zeros(32, np.uint8))}
