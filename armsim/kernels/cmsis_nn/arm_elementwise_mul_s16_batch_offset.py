@@ -14,8 +14,9 @@ build, SXTH / ASR #16 and MUL in plain C; the two results packed into one word s
 the odd element; the output advanced by (batch_offset - 1) * block_size per batch.
 Both builds follow gcc 12.2 -O2's disassembly of this file (CMSIS-NN 99f736a, -mcpu=cortex-m4
 and -mcpu=cortex-m3) instruction for instruction, the stack traffic included, with the
-branches gcc makes on the shift's sign and the quotients' signs.  There is no measured case
-of it in ../shared, so its totals are the transcription's, not checked against an execution.
+branches gcc makes on the shift's sign and the quotients' signs.  No measured case of it is
+in ../shared; the compiled objects executed on the lstm_*_s16 vectors (tests/test_ops_lstm_s16.py
+MEASURED) give the LSTM call's totals armsim counts, to the instruction.
 """
 from armsim.cpu.kernel import kernel
 from armsim.cpu.ops import (

@@ -15,7 +15,8 @@ its last value is copied back (memcpy).  `params` and the gate tuples as in the 
 Control flow, argument marshalling and stack traffic: gcc 12.2 -O2's disassembly of this file
 (CMSIS-NN 99f736a, -mcpu=cortex-m4 and -mcpu=cortex-m3), which differs from the int8 file's
 in the pointer arithmetic (MUL / ADD ..LSL #1 for int16 where the int8 code has MLA) and the
-register allocation.  No measured case of it exists in ../shared.  Struct-field loads are
+register allocation.  No measured case of it is in ../shared; the compiled objects executed on the three
+lstm_*_s16 vectors (tests/test_ops_lstm_s16.py MEASURED) give the totals armsim counts.  Struct-field loads are
 stack-slot loads (as in the int8 port); gcc's LDM / STM copying the 4-word context are
 issued as one stack-slot load and one stack-slot store.
 """

@@ -17,9 +17,10 @@ with an ITT PL for shifts of 32 or more); an odd last row alone.  Plain C: one r
 time, every column an SMLAL, the clamp on the int64 result (CMN / SBCS).
 
 Both builds follow gcc 12.2 -O2's disassembly of this file (CMSIS-NN 99f736a, -mcpu=cortex-m4
-and -mcpu=cortex-m3) instruction for instruction, the stack traffic included.  There is no
-measured case of it in ../shared (no lstm_s16 case in ../shared/reference), so its totals are
-the transcription's, not checked against an execution.  gcc's SMLALBB (DSP tail columns) is
+and -mcpu=cortex-m3) instruction for instruction, the stack traffic included.  ../shared/reference
+has no lstm_s16 case; executing the compiled objects on the three lstm_*_s16 vectors (Unicorn,
+see tests/test_ops_lstm_s16.py MEASURED) gives the whole call's totals armsim counts, to the
+instruction, on both builds.  gcc's SMLALBB (DSP tail columns) is
 issued as SMLAL on the already sign-extended halves (armsim has no SMLALBB op; same result,
 same class and cycle).
 """

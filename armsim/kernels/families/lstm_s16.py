@@ -24,6 +24,7 @@ from armsim.kernels.families.lstm import (  # noqa: F401
 )
 from armsim.kernels.harness import CaseError
 from armsim.kernels.oracle_lstm import GATES, effective_biases, lstm_s16
+from armsim.kernels.tflm.lstm import scratch_addresses
 from armsim.kernels.tflm.lstm_s16 import (  # noqa: F401
     reference_buffer_size,
     reference_buffer_sizes,
@@ -55,9 +56,7 @@ def run_cmsis(m, case, addr, function, tracer):
     if function not in (None,) + FUNCTIONS:
         raise CaseError(f"{case.get('case', '?')}: {function} is not an int16 LSTM entry point "
                         f"(choose from {', '.join(FUNCTIONS)})")
-    temp1 = addr["scratch"]
-    temp2 = temp1 + buffer_sizes(case)[0]
-    cell_state = temp2 + buffer_sizes(case)[1]
+    temp1, temp2, cell_state = scratch_addresses(addr["scratch"], buffer_sizes(case))
     gates = [tuple(int(v) for v in gate_tuple(case, addr, g)) for g in GATES]
     # TFLM's CMSIS-NN glue passes no hidden state (NULL); a unit test may give one
     hidden_state = addr["hidden_state"] if case.get("hidden_state_init") is not None else 0

@@ -1236,6 +1236,29 @@ def EvalLstm(m, sigmoid_table, shape_scratch, params, forget_gate, input_gate, c
     return 0
 
 
+SCRATCH_ALIGN = 16       # MicroArenaBufferAlignment(): TFLM hands out every scratch buffer aligned
+
+
+def _aligned(size):
+    return -(-size // SCRATCH_ALIGN) * SCRATCH_ALIGN
+
+
+def scratch_addresses(base, sizes):
+    """The addresses of scratch buffers of `sizes` bytes placed in one block from `base`, each
+    aligned as TFLM's arena aligns the buffers it hands out (an odd batch x hidden would
+    otherwise misalign the next buffer, and memset / memcpy take their unaligned paths)."""
+    addresses, offset = [], 0
+    for size in sizes:
+        addresses.append(base + offset)
+        offset += _aligned(size)
+    return addresses
+
+
+def scratch_block(sizes):
+    """The bytes of the block `scratch_addresses` lays out."""
+    return sum(_aligned(size) for size in sizes)
+
+
 def reference_buffer_sizes(case):
     """TFLM's reference Prepare requests four int16 buffers of batch * hidden."""
     p = case["lstm_params"]
@@ -1243,7 +1266,7 @@ def reference_buffer_sizes(case):
 
 
 def reference_buffer_size(case):
-    return sum(reference_buffer_sizes(case))
+    return scratch_block(reference_buffer_sizes(case))
 
 
 def _gate(case, addr, g):
@@ -1260,8 +1283,7 @@ def run_eval(m, case, addr, tracer, act_bytes):
     TFLM's variable tensors; `act_bytes` 1: the int8 LSTM, 2: the 16x8 one."""
     p = case["lstm_params"]
     n_b, n_h = p["batch_size"], p["hidden_size"]
-    size = 2 * n_b * n_h
-    buffers = [addr["scratch"] + k * size for k in range(4)]
+    buffers = scratch_addresses(addr["scratch"], reference_buffer_sizes(case))
     params = tuple(int(v) for v in (
         p["input_offset"], p["output_offset"], p["input_size"], n_h,
         p["forget_to_cell_multiplier"], p["forget_to_cell_shift"],
