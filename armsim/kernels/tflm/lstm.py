@@ -1,7 +1,8 @@
 """tflite::EvalLstm<int8_t, int8_t, int16_t, int32_t> (micro/kernels/lstm_eval.h / lstm_eval.cc),
 the int8x8_16 LSTM of TFLM's reference UNIDIRECTIONAL_SEQUENCE_LSTM, with the four int16
 scratch buffers its Prepare requests (batch * hidden each) and the variable tensors it reads
-and updates (hidden state int8, cell state int16).
+and updates (hidden state int8, cell state int16).  `act_bytes` 2 runs the 16x8 instance
+EvalLstm<int16_t, int8_t, int16_t, int64_t> (kernels/tflm/lstm_s16.py says where it differs).
 
 Per step (LstmStep): for each gate (CalculateLstmGate), reference_integer_ops::FullyConnected
 of the input (int8 -> int16, bias, input zero point) and of the hidden state (no bias,
