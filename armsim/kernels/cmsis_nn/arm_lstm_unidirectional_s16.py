@@ -246,7 +246,7 @@ def _batch_major(m, sigmoid_table, params_copy, input, output, params, forget_ga
                 ldr_sp(m)
                 if not m.dsp:
                     mov(m, 0)
-                dst = mla(m, bi, hidden_size, 0)
+                dst = mul(m, bi, hidden_size)
                 lsl(m, hidden_size, 1)
                 add(m, hidden_state, 2 * dst)
                 bl(m)

@@ -15,8 +15,9 @@ kernel runs it.
 the four gate tuples (forget, input, cell, output) of arm_nn_lstm_calculate_gate_s16, `buffers`
 (temp1, temp2, cell_state) addresses.  gcc 12.2 -O2 compiles this file to the very
 instructions of arm_nn_lstm_step_s8 (the disassemblies differ only in the callees' names,
-Cortex-M4 and M3 alike), so the argument marshalling is that port's (Cortex-M4 and M3 differ
-by a few moves).
+Cortex-M4 and M3 alike), so the argument marshalling is that port's, but for the M3 build's
+prologue, transcribed here (LDRD of the two stacked arguments where the M4 build has two LDR;
+the int8 port issues the M4 prologue on both builds).
 """
 from armsim.cpu.kernel import kernel
 from armsim.cpu.ops import (
@@ -70,17 +71,30 @@ def arm_nn_lstm_step_s16(m, sigmoid_table, data_in, hidden_in, hidden_out, param
     hidden_size = params[HIDDEN_SIZE]
     push(m, 9)                                                # stmdb sp!, {r4-r11, lr}
     sub(m, 0, 0)                                              # sub sp, #44
-    mov(m, 0)
-    ldr_sp(m)                                                 # buffers, batch_offset (stacked)
-    ldr_sp(m)
-    ldr_sp(m)                                                 # buffers->temp1
-    str_sp(m)
-    str_sp(m)
-    ldrd_sp(m)                                                # buffers->temp2, cell_state
-    str_sp(m)
-    add(m, 0, 0)                                              # &params->forget_gate
-    mov(m, 0)
-    mov(m, 0)
+    if m.dsp:
+        mov(m, 0)
+        ldr_sp(m)                                             # buffers, batch_offset (stacked)
+        ldr_sp(m)
+        ldr_sp(m)                                             # buffers->temp1
+        str_sp(m)
+        str_sp(m)
+        ldrd_sp(m)                                            # buffers->temp2, cell_state
+        str_sp(m)
+        add(m, 0, 0)                                          # &params->forget_gate
+        mov(m, 0)
+        mov(m, 0)
+    else:                                                     # the M3 build loads the two
+        ldrd_sp(m)                                            # stacked arguments with one LDRD
+        str_sp(m)
+        ldr_sp(m)                                             # buffers->temp1
+        mov(m, 0)
+        str_sp(m)
+        str_sp(m)
+        add(m, 0, 0)                                          # &params->forget_gate
+        ldrd_sp(m)                                            # buffers->temp2, cell_state
+        mov(m, 0)
+        mov(m, 0)
+        mov(m, 0)
     bl(m)
     arm_nn_lstm_calculate_gate_s16(m, sigmoid_table, data_in, hidden_in, forget_gate,
                                       input_size, hidden_size, batch_size, temp1, batch_offset)

@@ -391,7 +391,7 @@ def _scalar_batch(m, lhs, rhs, bias, dst, mult, sign, n, n_left, rhs_cols, rhs_r
         bcc(m, rhs_cols <= 0)                                 # ble
         if rhs_cols > 0:
             ldr_sp(m)
-            sub(m, rhs, 1)
+            add(m, rhs, -1)                                   # add.w ip, r8, #-1
             str_sp(m)
             lhs_ptr = lhs
             for c in range(rhs_cols):
