@@ -5,6 +5,7 @@ test-built 16x8 models (batch / time major, batches, zero points, cell clips, a 
 multiplier above one) against TFLM's Python interpreter on all three paths.
 (tests/test_oracle.py, test_reference_path.py, test_trace_equivalence.py and
 test_failed_it.py pick the vectors up from ../shared too.)"""
+import collections
 import copy
 import json
 
@@ -14,6 +15,7 @@ from conftest import VECTORS, shared_cases
 from model_helpers import tflm_reference
 
 from armsim import arena, model, modelgen, prepare, profiler
+from armsim.cpu.kernel import Tracer
 from armsim.kernels import oracle_lstm
 from armsim.kernels.harness import run_case
 from armsim.model import ModelError
@@ -230,3 +232,32 @@ def test_arena_holds_int16_state_and_int64_kernel_sums():
     cmsis = arena.plan(m, [step], "simd").tail_parts["op_data"]
     ref = arena.plan(m, [step], "reference").tail_parts["op_data"]
     assert cmsis - ref == 220 + 8 * 8 * 12      # cmsis_nn_lstm_params + the int64 kernel sums
+
+
+#: TFLM 90b983c's reference 16x8 LSTM on lstm_2_s16, executed the same way (lstm_eval.cc,
+#: kernel_util.cc, common.cc compiled by gcc 12.2 -O2 -mcpu=cortex-m4 -mfloat-abi=soft
+#: -DNDEBUG, EvalLstm<int16_t, int8_t, int16_t, int64_t> called from a harness, Unicorn
+#: Cortex-M4): instructions per function, callees not included (StateShape: with InputShape;
+#: fcmpgt: libgcc's __aeabi_fcmpgt with __aeabi_cfrcmple / __aeabi_cfcmpeq / __cmpsf2).
+#: LstmStep, UpdateLstmCell and EvalLstm are left out: in that harness gcc inlined
+#: UpdateLstmCell and EvalLstm differently from unidirectional_sequence_lstm.cc.
+REFERENCE_MEASURED = {
+    "FullyConnected16x8": 67032, "MultiplyByQuantizedMultiplier64": 14616,
+    "MultiplyByQuantizedMultiplier": 5589, "memcpy": 5083, "StateShape": 4617,
+    "AddElementWise": 4590, "MulElementwise": 4401, "Sigmoid": 4347, "Tanh": 3712,
+    "CalculateLstmGate": 3429, "GetTensorShape": 2628, "Clipping": 747, "aeabi_fcmpgt": 315,
+    "UpdateTime": 135, "UpdateBatch": 12}
+INLINE_HELPERS = {"max_lt", "min_ge", "_flat_size", "_tail_less_than_4"}
+
+
+def test_reference_functions_against_the_executed_tflm_kernel():
+    tracer = Tracer(limit=1_000_000)
+    run_case(_load(VECTORS / "lstm_2_s16.json"), "reference", tracer=tracer)
+    owner, per_function = {}, collections.Counter()
+    for record in tracer.records:       # an inline helper's instructions are its caller's
+        if record.function in INLINE_HELPERS:
+            per_function[owner[record.depth - 1]] += 1
+        else:
+            owner[record.depth] = record.function
+            per_function[record.function] += 1
+    assert {f: per_function[f] for f in REFERENCE_MEASURED} == REFERENCE_MEASURED
