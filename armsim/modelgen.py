@@ -758,10 +758,12 @@ class Graph:
         return self._op(_BO.SVDF, [x, wf, wt, b, state], [y], _OPT.SVDFOptions, opts)
 
     def unidirectional_sequence_lstm(self, x, units, time_major=False, cell_clip=10.0,
-                                     cell_scale_power=-11, out_scale=1 / 128,
+                                     cell_scale_power=-11, out_scale=None,
                                      out_zero_point=0, weights=None, biases=None, name=None):
         """UNIDIRECTIONAL_SEQUENCE_LSTM on x [batch, time, features] ([time, batch, features]
-        when `time_major`), int8 with an int16 cell state, laid out as TensorFlow's converter
+        when `time_major`), int8 with an int16 cell state (an int16 `x`: the 16x8 LSTM, int16
+        output and output state, int64 biases, `out_scale` 2^-15 by default, else 1/128),
+        laid out as TensorFlow's converter
         writes a full-integer LSTM: 24 inputs in TFLite's order -- 0 input, 1-4 input-to-
         (input, forget, cell, output) weights [units, features], 5-8 recurrent-to-* weights
         [units, units] (int8, per-tensor symmetric), 9-11 peephole weights absent (-1), 12-15
@@ -781,10 +783,14 @@ class Graph:
         features = shape[2]
         weights, biases = dict(weights or {}), dict(biases or {})
         in_scale = self.tensors[x].scale
+        act = self.tensors[x].dtype                 # int8, or int16 (16x8)
+        x_std = 18900 if act == "int16" else 74      # random inputs' std (int16: uniform)
+        if out_scale is None:
+            out_scale = 2.0 ** -15 if act == "int16" else 1 / 128
         gates = ("input", "forget", "cell", "output")
         w_in = {}
         for g in gates:             # input-to-gate: gate inputs with std ~2 (Q3.12 range +-8)
-            ws = 2.0 / (74 * 74 * in_scale * math.sqrt(features))
+            ws = 2.0 / (x_std * 74 * in_scale * math.sqrt(features))
             data = weights.get(f"input_to_{g}")
             if data is None:
                 data = self._random_weights((units, features))
@@ -802,17 +808,19 @@ class Graph:
         for g in gates:
             bs = float(np.float32(in_scale) * np.float32(self.tensors[w_in[g]].scale))
             data = biases.get(g)
-            if data is None:
-                data = self.rng.integers(-2000, 2001, size=units)
-            bias[g] = self.tensor((units,), "int32", bs, 0, data=data, name=f"{name}/{g}_bias")
+            if data is None:        # the same real range: 16x8 bias steps are x_std/74 finer
+                bound = 2000 * x_std // 74
+                data = self.rng.integers(-bound, bound + 1, size=units)
+            bias[g] = self.tensor((units,), "int64" if act == "int16" else "int32", bs, 0,
+                                  data=data, name=f"{name}/{g}_bias")
         out_shape = (shape[0], shape[1], units)
-        state = self.tensor((batch, units), "int8", out_scale, out_zero_point,
+        state = self.tensor((batch, units), act, out_scale, out_zero_point,
                             name=f"{name}/output_state")
         cell = self.tensor((batch, units), "int16", 2.0 ** cell_scale_power, 0,
                            name=f"{name}/cell_state")
         self.tensors[state].is_variable = True
         self.tensors[cell].is_variable = True
-        y = self.tensor(out_shape, "int8", out_scale, out_zero_point, name=name)
+        y = self.tensor(out_shape, act, out_scale, out_zero_point, name=name)
         inputs = ([x] + [w_in[g] for g in gates] + [w_rec[g] for g in gates] + [-1] * 3
                   + [bias[g] for g in gates] + [-1] * 2 + [state, cell] + [-1] * 4)
         opts = (tflite.UnidirectionalSequenceLSTMOptionsStart, [

@@ -1,7 +1,8 @@
 """UNIDIRECTIONAL_SEQUENCE_LSTM: TFLM's Register_UNIDIRECTIONAL_SEQUENCE_LSTM() with its CMSIS-NN
 Eval (cmsis_nn/unidirectional_sequence_lstm.cc: arm_lstm_unidirectional_s8 for int8 input and
-int8 weights) and reference Eval (unidirectional_sequence_lstm.cc + lstm_eval: EvalLstm
-int8x8_16), int8 activations with an int16 cell state.
+int8 weights, arm_lstm_unidirectional_s16 for int16 input and int8 weights) and reference
+Eval (unidirectional_sequence_lstm.cc + lstm_eval: EvalLstm int8x8_16 and int16x8_16), int8
+or int16 activations with an int16 cell state (family `lstm` / `lstm_s16`).
 
 Inputs (24, TFLite's order): 0 input [batch, time, features] ([time, batch, features] when
 time_major), 1-4 input-to-(input, forget, cell, output) weights [units, features], 5-8
@@ -24,8 +25,12 @@ cell-state step differs between the two, as in TFLM; `cell_clip_enabled` carries
 test to the reference path).  The CMSIS-NN glue
 (CMSIS_NN_PortOpData) also precomputes per gate the effective biases (arm_vector_sum_s8:
 bias + input_offset x row sums, and -hidden zero point x recurrent row sums) into eight
-persistent buffers of units int32 (`extra["cmsis_persistent_bytes"]`; the family computes
-the same sums from the case).  Scratch: three int16 buffers of batch x units (CMSIS-NN),
+persistent buffers of units int32 (16x8: int64, arm_vector_sum_s8_s64;
+`extra["cmsis_persistent_bytes"]`; the family computes the same sums from the case).
+16x8: the biases are int64 (EvalLstm<int16_t, int8_t, int16_t, int64_t> and
+CMSIS_NN_PortOpData<int64_t> read them so; TFLM does not check their type, armsim refuses
+another), the weights int8 (TFLM's Eval: "Filter type ... not supported"); zero points are
+taken as they are (neither TFLM kernel requires 0).  Scratch: three int16 buffers of batch x units (CMSIS-NN),
 four (reference).
 
 State: TFLM's CMSIS-NN glue passes no hidden state to the kernel (hidden_state NULL: the
@@ -35,8 +40,8 @@ and 0).  Both give the same output for a model's first invocation after a reset,
 what armsim runs; a second invocation of the same interpreter differs between TFLM's two
 builds (the reference carries the state over).
 
-Refused or not simulated as TFLM: a float cell state / int16 input (not simulated: TFLM
-runs its float or 16x8 kernels on the host), per-channel weights (TFLM's LSTM kernels read
+Refused or not simulated as TFLM: a float cell state (not simulated: TFLM runs its float
+kernel on the host), per-channel weights (TFLM's LSTM kernels read
 the per-tensor multiplier only: not simulated), a cell activation other than TANH (TFLM's
 reference gate asserts; its CMSIS-NN glue would use a sigmoid).
 """
@@ -108,13 +113,17 @@ def prepare(model, op):
     for t, what in ((hidden, "output state"), (cell, "cell state")):
         if not t.is_variable:
             raise error(model, op, f"{what} {t.describe()} must be a variable tensor")
-    if cell.type == "FLOAT32" or inp.type != "INT8":
+    if cell.type == "FLOAT32" or inp.type not in ("INT8", "INT16"):
         raise NotSimulated(f"input {inp.describe()} {inp.type} with a {cell.type} cell state: "
-                           f"armsim simulates the int8 LSTM (int16 cell state)")
+                           f"armsim simulates the int8 and 16x8 LSTMs (int16 cell state)")
     if cell.type != "INT16":
         raise error(model, op, f"cell state {cell.describe()} is {cell.type}: TFLM's quantized "
                                f"LSTM supports an int16 cell state only")
-    require_int8(model, op, inp, "input")
+    int16 = inp.type == "INT16"
+    if not int16:
+        require_int8(model, op, inp, "input")
+    elif not len(inp.scale):
+        raise error(model, op, f"input {inp.describe()} has no quantization parameters")
     for t, what in ((hidden, "output state"), (out, "output")):
         if t.type != inp.type:
             raise error(model, op, f"{what} {t.describe()} is {t.type}, the input is {inp.type}")
@@ -126,9 +135,14 @@ def prepare(model, op):
         if len(t.scale) > 1:
             raise NotSimulated(f"per-channel weights {t.describe()}: TFLM's LSTM kernels "
                                f"apply the per-tensor multiplier only")
+    if int16 and weights[0].type != "INT8":
+        raise error(model, op, f"weights {weights[0].describe()} are {weights[0].type} with INT16 "
+                               f"activations: TFLM's LSTM runs 16x8 (int8 weights) only")
+    bias_type = "INT64" if int16 else "INT32"
     for t in list(bias.values()):
-        if t.type != "INT32":
-            raise error(model, op, f"bias {t.describe()} is {t.type}; the int8 LSTM takes int32")
+        if t.type != bias_type:
+            raise error(model, op, f"bias {t.describe()} is {t.type}; the "
+                                   f"{'16x8' if int16 else 'int8'} LSTM takes {bias_type.lower()}")
     for t in weights + list(bias.values()):
         if t.data is None:
             raise error(model, op, f"{t.describe()} is not constant (TFLM's Prepare requires "
@@ -181,14 +195,18 @@ def prepare(model, op):
               "cell_scale_power": checked_log2(s_cell)[0],
               "output_multiplier": o2h[0], "output_shift": o2h[1], "output_offset": hidden_zp,
               **gate_params}
-    case = {"case": case_tag(model, op), "family": "lstm", "lstm_params": params}
+    family = "lstm_s16" if int16 else "lstm"
+    case = {"case": case_tag(model, op), "family": family, "lstm_params": params}
     for g in GATES:
         case[f"{g}_gate_input_weights"] = weights_values(model, op, w_in[g])
         case[f"{g}_gate_hidden_weights"] = weights_values(model, op, w_rec[g])
-        case[f"{g}_gate_bias"] = bias[g].data.ravel().astype(np.int32)
+        case[f"{g}_gate_bias"] = bias[g].data.ravel().astype(np.int64 if int16 else np.int32)
     macs = n_t * n_b * 4 * n_h * (n_in + n_h)
-    return Step(op.index, op.op, "lstm", False, case, {"input": inp.index}, out.index,
-                out.shape, macs, extra={"cmsis_persistent_bytes": 8 * 4 * n_h})
+    extra = {"cmsis_persistent_bytes": 8 * (8 if int16 else 4) * n_h}
+    if int16:
+        extra["cmsis_function"] = "arm_lstm_unidirectional_s16"
+    return Step(op.index, op.op, family, False, case, {"input": inp.index}, out.index,
+                out.shape, macs, extra=extra)
 
 
 OPERATOR = Operator(
@@ -202,7 +220,9 @@ OPERATOR = Operator(
     # 40 with CMSIS_NN_EvalInteger8x8_16Lstm inlined; reference 25 around the inlined EvalLstm,
     # which the reference port counts), CreateLSTMKernelContent (180: its loop over the 24
     # inputs) and the buffers helper (CMSIS_NN_CreateLSTMBuffers 19, CreateLSTMBuffers 23);
-    # the 24 GetMutableEvalInput calls priced as GetEvalInput, 1 output, 3 / 4 scratch buffers
+    # the 24 GetMutableEvalInput calls priced as GetEvalInput, 1 output, 3 / 4 scratch buffers.
+    # The 16x8 path shares these figures: its type dispatch is 2 instructions shorter in both
+    # Evals (the int16 compare comes first), not modelled
     glue={"cmsis": EvalGlue((239, 239), (24, 1, 0, 3)),
           "reference": EvalGlue((228, 228), (24, 1, 0, 4))},
     # TfLiteUnidirectionalSequenceLSTMParams (activation, cell_clip, proj_clip, time_major,

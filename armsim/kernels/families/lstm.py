@@ -28,6 +28,8 @@ from armsim.kernels.tflm.lstm import (  # noqa: F401
     reference_buffer_size,
     reference_buffer_sizes,
     run_reference,
+    scratch_addresses,
+    scratch_block,
     state_arrays,
 )
 
@@ -52,7 +54,7 @@ def buffer_sizes(case):
 
 
 def buffer_size(case, dsp, armclang):
-    return sum(buffer_sizes(case))
+    return scratch_block(buffer_sizes(case))
 
 
 def output_count(case):
@@ -94,9 +96,7 @@ def run_cmsis(m, case, addr, function, tracer):
     if function not in (None,) + FUNCTIONS:
         raise CaseError(f"{case.get('case', '?')}: {function} is not an LSTM entry point "
                         f"(choose from {', '.join(FUNCTIONS)})")
-    temp1 = addr["scratch"]
-    temp2 = temp1 + buffer_sizes(case)[0]
-    cell_state = temp2 + buffer_sizes(case)[1]
+    temp1, temp2, cell_state = scratch_addresses(addr["scratch"], buffer_sizes(case))
     gates = [tuple(int(v) for v in gate_tuple(case, addr, g)) for g in GATES]
     # TFLM's CMSIS-NN glue passes no hidden state (NULL); a unit test may give one
     hidden_state = addr["hidden_state"] if case.get("hidden_state_init") is not None else 0

@@ -1,7 +1,8 @@
 """tflite::EvalLstm<int8_t, int8_t, int16_t, int32_t> (micro/kernels/lstm_eval.h / lstm_eval.cc),
 the int8x8_16 LSTM of TFLM's reference UNIDIRECTIONAL_SEQUENCE_LSTM, with the four int16
 scratch buffers its Prepare requests (batch * hidden each) and the variable tensors it reads
-and updates (hidden state int8, cell state int16).
+and updates (hidden state int8, cell state int16).  `act_bytes` 2 runs the 16x8 instance
+EvalLstm<int16_t, int8_t, int16_t, int64_t> (kernels/tflm/lstm_s16.py says where it differs).
 
 Per step (LstmStep): for each gate (CalculateLstmGate), reference_integer_ops::FullyConnected
 of the input (int8 -> int16, bias, input zero point) and of the hidden state (no bias,
@@ -29,12 +30,15 @@ import numpy as np
 
 from armsim.cpu.kernel import kernel, run
 from armsim.cpu.ops import (
+    adc,
     add,
     asr,
     b,
     bcc,
     bl,
     bx,
+    carry_of_add,
+    cbnz,
     cbz,
     cmn,
     cmp,
@@ -71,6 +75,7 @@ from armsim.cpu.ops import (
 from armsim.kernels.libc import memcpy
 from armsim.kernels.minmax import max_lt, min_ge
 from armsim.kernels.tflm.common import MBQM, MultiplyByQuantizedMultiplier
+from armsim.kernels.tflm.multiply_s64 import MultiplyByQuantizedMultiplier64
 
 NAME = "tflite::EvalLstm<signed char, signed char, short, long>"
 INT16_MIN, INT16_MAX = -32768, 32767
@@ -261,6 +266,146 @@ def FullyConnected16(m, input_offset, output_multiplier, output_shift, input_dat
             ldr_sp(m)
         ldr_sp(m)
         mov(m, 0)
+        ldr_sp(m)
+        add(m, bi, 1)
+        cmp(m, batches, bi + 1)
+        add(m, 0, 0)
+        add(m, 0, 0)
+        bcc(m, bi + 1 < batches)
+    add(m, 0, 0)
+    pop_pc(m, 9)
+
+
+@kernel
+def FullyConnected16x8(m, input_offset, output_multiplier, output_shift, input_data,
+                       filter_data, bias_data, batches, accum_depth, output_depth,
+                       output_data):
+    """lstm_internal::FullyConnected(int16 input, int8 filter, int64 bias, int16 output):
+    reference_integer_ops::FullyConnected<int16_t, int8_t, int16_t, int64_t> inlined, an
+    int64 accumulator (each int32 product added with ADDS / ADC), the 64-bit
+    MultiplyByQuantizedMultiplier called per output; output offset 0, activation range
+    int16."""
+    push(m, 9)                                                # stmdb sp!, {r4-r11, lr}
+    sub(m, 0, 0)
+    mov(m, 0)
+    ldr_sp(m)                                                 # params.input_offset
+    str_sp(m)
+    ldr_sp(m)                                                 # params.weights_offset
+    ldr_sp(m)                                                 # output_shape
+    str_sp(m)
+    ldrd_sp(m)                                                # output_offset, output_multiplier
+    ldr_sp(m)                                                 # output dims count
+    str_sp(m)
+    ldr_sp(m)                                                 # output_shift
+    str_sp(m)
+    cmp(m, 2, 0)
+    ldr_sp(m)                                                 # quantized_activation_min
+    ldr_sp(m)                                                 # quantized_activation_max
+    ldr_sp(m)                                                 # filter dims count
+    str_sp(m)
+    mov(m, input_data)
+    add(m, 2, -1)
+    bcc(m, False)
+    mov(m, 1)                                                 # FlatSizeSkipDim(output_shape, 1)
+    mov(m, 0)
+    add(m, 0, 4)
+    for i in range(2):
+        cmp(m, 1, i)
+        it(m, i == 1)                                         # the skipped dim's LDRNE fails
+        if i != 1:
+            ldr_sp(m)
+        add(m, i, 1)
+        it(m, i == 1)
+        if i != 1:
+            mul(m, 1, batches)
+        cmp(m, 2, i + 1)
+        bcc(m, i + 1 != 2)
+    add(m, 0, 0)
+    cmp(m, batches, 0)
+    ldr_sp(m)                                                 # accum_depth = filter dims[last]
+    ldr_sp(m)                                                 # output_depth = output dims[last]
+    bcc(m, batches <= 0)
+    if batches > 0:
+        lsl(m, output_depth, 1)
+        str_sp(m)
+        ldr_sp(m)
+        str_sp(m)
+        mov(m, 0)
+        mov(m, 0)
+        add(m, output_data, 2 * output_depth)
+        add(m, input_data, 2 * accum_depth)
+        str_sp(m)
+        lsl(m, accum_depth, 1)
+        mov(m, 0)
+    for bi in range(batches):
+        cmp(m, output_depth, 0)
+        bcc(m, output_depth <= 0)
+        if output_depth > 0:
+            for _ in range(3):
+                ldr_sp(m)                                     # output_data, bias_data, filter_data
+            strd_sp(m)
+            strd_sp(m)
+            add(m, output_data, 0)
+        for out_c in range(output_depth):
+            lo = mov(m, 0)                                    # int64_t acc = 0;
+            hi = 0
+            cmp(m, accum_depth, 0)
+            it(m, accum_depth > 0)
+            if accum_depth <= 0:
+                hi = mov(m, 0)
+            bcc(m, accum_depth <= 0)
+            if accum_depth > 0:
+                f_ptr = filter_data + out_c * accum_depth
+                in_ptr = input_data + 2 * bi * accum_depth
+                sub(m, f_ptr, 1)
+                hi = mov(m, 0)
+                str_sp(m)
+                for d in range(accum_depth):                  # acc += filter_val * (input_val + input_offset)
+                    ldr_sp(m)                                 # the input pointer
+                    input_val = ldrsh(m, in_ptr + 2 * d)
+                    str_sp(m)
+                    ldr_sp(m)                                 # input_offset
+                    input_val = add(m, input_val, input_offset)
+                    filter_val = ldrsb(m, f_ptr + d)
+                    ldr_sp(m)                                 # filter_offset
+                    filter_val = add(m, filter_val, 0)
+                    product = mul(m, input_val, filter_val)
+                    carry = carry_of_add(product, lo)
+                    lo = add(m, product, lo)                  # ADDS / ADC: the int64 sum
+                    hi = adc(m, hi, product >> 31, carry)
+                    ldr_sp(m)
+                    ldr_sp(m)                                 # the row's end
+                    cmp(m, d + 1, accum_depth)
+                    bcc(m, d + 1 < accum_depth)
+            ldr_sp(m)                                         # bias_data
+            cbz(m, bias_data == 0)                            # if (bias_data)
+            if bias_data != 0:
+                b_lo = ldr(m, bias_data + 8 * out_c)          # acc += bias_data[out_c];
+                carry = carry_of_add(lo, b_lo)
+                lo = add(m, lo, b_lo)
+                mov(m, lo)
+                b_hi = ldr(m, bias_data + 8 * out_c + 4)
+                hi = adc(m, hi, b_hi, carry)
+            ldrd_sp(m)                                        # output_multiplier, output_shift
+            bl(m)
+            acc = MultiplyByQuantizedMultiplier64(m, lo, hi, output_multiplier, output_shift)
+            ldr_sp(m)                                         # quantized_activation_min
+            acc = add(m, acc, 0)                              # acc_scaled += output_offset;
+            acc = max_lt(m, acc, INT16_MIN)                   # std::max(acc_scaled, activation_min)
+            acc = min_ge(m, acc, INT16_MAX)                   # std::min(acc_scaled, activation_max)
+            strh(m, output_data + 2 * (out_c + output_depth * bi), acc)
+            cmp(m, out_c + 1, output_depth)
+            add(m, 0, 8)
+            add(m, 0, accum_depth)
+            bcc(m, out_c + 1 < output_depth)
+        if output_depth > 0:
+            ldrd_sp(m)
+            ldrd_sp(m)
+        ldr_sp(m)
+        add(m, 0, 0)
+        ldr_sp(m)
+        add(m, 0, 0)
+        str_sp(m)
         ldr_sp(m)
         add(m, bi, 1)
         cmp(m, batches, bi + 1)
@@ -583,7 +728,9 @@ def aeabi_fcmpgt(m, positive):
 @kernel
 def CalculateLstmGate(m, sigmoid_table, shape_scratch, gate, input_offset, hidden_offset,
                       input_ptr, hidden_ptr, n_batch, n_input, n_state, time_major,
-                      gate_output, fc_buffer):
+                      gate_output, fc_buffer, act_bytes):
+    """CalculateLstmGate<int8 or int16 activations, ..>: the two instances compile to the
+    same instructions (gcc 12.2 -O2), but for the FullyConnected overload they call."""
     push(m, 9)
     sub(m, 0, 0)
     for _ in range(5):
@@ -640,8 +787,14 @@ def CalculateLstmGate(m, sigmoid_table, shape_scratch, gate, input_offset, hidde
     str_sp(m)
     str_sp(m)
     bl(m)
-    FullyConnected16(m, input_offset, gate[GATE_IN_MULT], gate[GATE_IN_SHIFT], input_ptr,
-                     gate[GATE_IN_W], gate[GATE_BIAS], n_batch, n_input, n_state, gate_output)
+    if act_bytes == 2:
+        FullyConnected16x8(m, input_offset, gate[GATE_IN_MULT], gate[GATE_IN_SHIFT], input_ptr,
+                           gate[GATE_IN_W], gate[GATE_BIAS], n_batch, n_input, n_state,
+                           gate_output)
+    else:
+        FullyConnected16(m, input_offset, gate[GATE_IN_MULT], gate[GATE_IN_SHIFT], input_ptr,
+                         gate[GATE_IN_W], gate[GATE_BIAS], n_batch, n_input, n_state,
+                         gate_output)
     mov(m, 0)
     add(m, 0, 0)
     bl(m)
@@ -672,8 +825,14 @@ def CalculateLstmGate(m, sigmoid_table, shape_scratch, gate, input_offset, hidde
     mov(m, 0)
     str_sp(m)
     bl(m)
-    FullyConnected16(m, hidden_offset, gate[GATE_REC_MULT], gate[GATE_REC_SHIFT], hidden_ptr,
-                     gate[GATE_REC_W], 0, n_batch, n_state, n_state, fc_buffer)
+    if act_bytes == 2:
+        FullyConnected16x8(m, hidden_offset, gate[GATE_REC_MULT], gate[GATE_REC_SHIFT],
+                           hidden_ptr, gate[GATE_REC_W], 0, n_batch, n_state, n_state,
+                           fc_buffer)
+    else:
+        FullyConnected16(m, hidden_offset, gate[GATE_REC_MULT], gate[GATE_REC_SHIFT],
+                         hidden_ptr, gate[GATE_REC_W], 0, n_batch, n_state, n_state,
+                         fc_buffer)
     for _ in range(3):
         ldr_sp(m)
     str_sp(m)
@@ -779,8 +938,10 @@ def UpdateLstmCell(m, shape_scratch, params, cell_ptr, forget, input_gate, cell_
 @kernel
 def LstmStep(m, sigmoid_table, shape_scratch, params, forget_gate, input_gate, cell_gate,
              output_gate, input_ptr, hidden_ptr, cell_ptr, output_ptr, n_batch, buffer0,
-             buffer1, buffer2, buffer3):
-    """One step over `n_batch` rows (the batch in time-major order, 1 in batch-major)."""
+             buffer1, buffer2, buffer3, act_bytes):
+    """One step over `n_batch` rows (the batch in time-major order, 1 in batch-major);
+    `act_bytes` 1: LstmStep<int8_t, ..>, 2: LstmStep<int16_t, ..> (the same instructions but
+    for the int16 hidden state's Mul and the memcpy's byte count)."""
     input_offset, hidden_zp = params[P_INPUT_OFFSET], params[P_HIDDEN_ZP]
     n_input, n_state, time_major = params[P_INPUT_SIZE], params[P_STATE_SIZE], params[P_TIME_MAJOR]
     n = n_batch * n_state
@@ -808,7 +969,7 @@ def LstmStep(m, sigmoid_table, shape_scratch, params, forget_gate, input_gate, c
     bl(m)
     CalculateLstmGate(m, sigmoid_table, shape_scratch, forget_gate, input_offset, -hidden_zp,
                       input_ptr, hidden_ptr, n_batch, n_input, n_state, time_major, buffer0,
-                      buffer3)
+                      buffer3, act_bytes)
     strd_sp(m)
     str_sp(m)
     for _ in range(4):
@@ -821,7 +982,7 @@ def LstmStep(m, sigmoid_table, shape_scratch, params, forget_gate, input_gate, c
     bl(m)
     CalculateLstmGate(m, sigmoid_table, shape_scratch, input_gate, input_offset, -hidden_zp,
                       input_ptr, hidden_ptr, n_batch, n_input, n_state, time_major, buffer1,
-                      buffer3)
+                      buffer3, act_bytes)
     str_sp(m)
     str_sp(m)
     ldr_sp(m)
@@ -836,7 +997,7 @@ def LstmStep(m, sigmoid_table, shape_scratch, params, forget_gate, input_gate, c
     bl(m)
     CalculateLstmGate(m, sigmoid_table, shape_scratch, cell_gate, input_offset, -hidden_zp,
                       input_ptr, hidden_ptr, n_batch, n_input, n_state, time_major, buffer2,
-                      buffer3)
+                      buffer3, act_bytes)
     str_sp(m)
     ldr_sp(m)
     str_sp(m)
@@ -863,7 +1024,7 @@ def LstmStep(m, sigmoid_table, shape_scratch, params, forget_gate, input_gate, c
     bl(m)
     CalculateLstmGate(m, sigmoid_table, shape_scratch, output_gate, input_offset, -hidden_zp,
                       input_ptr, hidden_ptr, n_batch, n_input, n_state, time_major, buffer1,
-                      buffer3)
+                      buffer3, act_bytes)
     # UpdateLstmHidden
     for _ in range(4):
         ldr_sp(m)
@@ -905,8 +1066,12 @@ def LstmStep(m, sigmoid_table, shape_scratch, params, forget_gate, input_gate, c
     str_sp(m)
     add(m, 0, 0)
     bl(m)
-    MulElementwise(m, n, hidden_zp, params[P_OUT_MULT], params[P_OUT_SHIFT], -128, 127,
-                   buffer0, buffer1, hidden_ptr, 1)
+    if act_bytes == 2:
+        MulElementwise(m, n, hidden_zp, params[P_OUT_MULT], params[P_OUT_SHIFT], INT16_MIN,
+                       INT16_MAX, buffer0, buffer1, hidden_ptr, 2)
+    else:
+        MulElementwise(m, n, hidden_zp, params[P_OUT_MULT], params[P_OUT_SHIFT], -128, 127,
+                       buffer0, buffer1, hidden_ptr, 1)
     # std::memcpy(output + OutputOffset(), hidden_state + HiddenStateOffset(), n)
     mov(m, 0)
     add(m, 0, 0)
@@ -932,10 +1097,12 @@ def LstmStep(m, sigmoid_table, shape_scratch, params, forget_gate, input_gate, c
     add(m, 0, 0)
     mov(m, 1)
     _flat_size(m, 2)
+    if act_bytes == 2:
+        lsl(m, n, 1)                                          # * sizeof(int16_t)
     mov(m, 0)
     mov(m, 0)
     bl(m)
-    memcpy(m, output_ptr, hidden_ptr, n)
+    memcpy(m, output_ptr, hidden_ptr, n * act_bytes)
     add(m, 0, 0)
     pop_pc(m, 9)
 
@@ -984,10 +1151,12 @@ def UpdateBatch(m):
 @kernel
 def EvalLstm(m, sigmoid_table, shape_scratch, params, forget_gate, input_gate, cell_gate,
              output_gate, input_data, hidden_state, cell_state, output_data, buffer0, buffer1,
-             buffer2, buffer3):
+             buffer2, buffer3, act_bytes):
     """tflite::EvalLstm, which gcc inlines into UnidirectionalSequenceLstmEval (whose own
     frame and epilogue are the operator's Eval glue): the step manager set up on the
-    stack, the time-major or batch-major loop over LstmStep and UpdateTime / UpdateBatch."""
+    stack, the time-major or batch-major loop over LstmStep and UpdateTime / UpdateBatch.
+    `act_bytes` 2 is the int16 instance: the same code but for a CBNZ where the int8 one
+    has CMP / BNE on time_major."""
     n_b, n_t, time_major = params[P_BATCH], params[P_TIME_STEPS], params[P_TIME_MAJOR]
     n_in, n_h = params[P_INPUT_SIZE], params[P_STATE_SIZE]
     ldr_sp(m)                                                 # ldrb: size_info.time_major
@@ -996,8 +1165,11 @@ def EvalLstm(m, sigmoid_table, shape_scratch, params, forget_gate, input_gate, c
         mov(m, 0)
     for _ in range(3):
         strd_sp(m)
-    cmp(m, time_major, 0)
-    bcc(m, time_major != 0)                                   # bne
+    if act_bytes == 2:
+        cbnz(m, time_major != 0)
+    else:
+        cmp(m, time_major, 0)
+        bcc(m, time_major != 0)                               # bne
     if time_major:
         ldr_sp(m)
         cmp(m, n_t, 0)
@@ -1010,9 +1182,9 @@ def EvalLstm(m, sigmoid_table, shape_scratch, params, forget_gate, input_gate, c
             add(m, 0, 44)
             bl(m)
             LstmStep(m, sigmoid_table, shape_scratch, params, forget_gate, input_gate,
-                     cell_gate, output_gate, input_data + t * n_b * n_in, hidden_state,
-                     cell_state, output_data + t * n_b * n_h, n_b, buffer0, buffer1, buffer2,
-                     buffer3)
+                     cell_gate, output_gate, input_data + act_bytes * t * n_b * n_in,
+                     hidden_state, cell_state, output_data + act_bytes * t * n_b * n_h, n_b,
+                     buffer0, buffer1, buffer2, buffer3, act_bytes)
             mov(m, 0)
             bl(m)
             UpdateTime(m, True)
@@ -1041,10 +1213,11 @@ def EvalLstm(m, sigmoid_table, shape_scratch, params, forget_gate, input_gate, c
                 add(m, 0, 44)
                 bl(m)
                 LstmStep(m, sigmoid_table, shape_scratch, params, forget_gate, input_gate,
-                         cell_gate, output_gate, input_data + (bi * n_t + t) * n_in,
-                         hidden_state + bi * n_h, cell_state + 2 * bi * n_h,
-                         output_data + (bi * n_t + t) * n_h, 1, buffer0, buffer1, buffer2,
-                         buffer3)
+                         cell_gate, output_gate,
+                         input_data + act_bytes * (bi * n_t + t) * n_in,
+                         hidden_state + act_bytes * bi * n_h, cell_state + 2 * bi * n_h,
+                         output_data + act_bytes * (bi * n_t + t) * n_h, 1, buffer0, buffer1,
+                         buffer2, buffer3, act_bytes)
                 mov(m, 0)
                 bl(m)
                 UpdateTime(m, False)
@@ -1064,6 +1237,29 @@ def EvalLstm(m, sigmoid_table, shape_scratch, params, forget_gate, input_gate, c
     return 0
 
 
+SCRATCH_ALIGN = 16       # MicroArenaBufferAlignment(): TFLM hands out every scratch buffer aligned
+
+
+def _aligned(size):
+    return -(-size // SCRATCH_ALIGN) * SCRATCH_ALIGN
+
+
+def scratch_addresses(base, sizes):
+    """The addresses of scratch buffers of `sizes` bytes placed in one block from `base`, each
+    aligned as TFLM's arena aligns the buffers it hands out (an odd batch x hidden would
+    otherwise misalign the next buffer, and memset / memcpy take their unaligned paths)."""
+    addresses, offset = [], 0
+    for size in sizes:
+        addresses.append(base + offset)
+        offset += _aligned(size)
+    return addresses
+
+
+def scratch_block(sizes):
+    """The bytes of the block `scratch_addresses` lays out."""
+    return sum(_aligned(size) for size in sizes)
+
+
 def reference_buffer_sizes(case):
     """TFLM's reference Prepare requests four int16 buffers of batch * hidden."""
     p = case["lstm_params"]
@@ -1071,7 +1267,7 @@ def reference_buffer_sizes(case):
 
 
 def reference_buffer_size(case):
-    return sum(reference_buffer_sizes(case))
+    return scratch_block(reference_buffer_sizes(case))
 
 
 def _gate(case, addr, g):
@@ -1082,14 +1278,13 @@ def _gate(case, addr, g):
             addr[f"{g}_gate_hidden_weights"], int(gp["activation_type"] == "ARM_TANH"))
 
 
-def run_reference(m, case, addr, tracer):
+def run_eval(m, case, addr, tracer, act_bytes):
     """EvalLstm over the hidden state (`hidden_state`, initially the zero point or
     `hidden_state_init`) and the cell state (`cell_state_tensor`, zero), updated in memory as
-    TFLM's variable tensors."""
+    TFLM's variable tensors; `act_bytes` 1: the int8 LSTM, 2: the 16x8 one."""
     p = case["lstm_params"]
     n_b, n_h = p["batch_size"], p["hidden_size"]
-    size = 2 * n_b * n_h
-    buffers = [addr["scratch"] + k * size for k in range(4)]
+    buffers = scratch_addresses(addr["scratch"], reference_buffer_sizes(case))
     params = tuple(int(v) for v in (
         p["input_offset"], p["output_offset"], p["input_size"], n_h,
         p["forget_to_cell_multiplier"], p["forget_to_cell_shift"],
@@ -1099,7 +1294,11 @@ def run_reference(m, case, addr, tracer):
     gates = [_gate(case, addr, g) for g in ("forget", "input", "cell", "output")]
     run(EvalLstm, m, addr["sigmoid_table"], addr["shape_scratch"], params, *gates,
         addr["input"], addr["hidden_state"], addr["cell_state_tensor"], addr["output"],
-        *buffers, tracer=tracer)
+        *buffers, act_bytes, tracer=tracer)
+
+
+def run_reference(m, case, addr, tracer):
+    run_eval(m, case, addr, tracer, 1)
     return [NAME, "tflite::lstm_internal::LstmStep", MBQM]
 
 
