@@ -770,8 +770,9 @@ class Graph:
                         _OPT.UnidirectionalSequenceLSTMOptions, opts)
 
     def concatenation(self, xs, axis=-1, activation="NONE", name=None):
-        """CONCATENATION; TFLM's int8 kernel needs equal input/output quantization, so the
-        output takes the first input's and every input must match it."""
+        """CONCATENATION of int8 or int16 tensors; TFLM's int8 kernel needs equal input/output
+        quantization, so the output takes the first input's and every int8 input must match
+        it (int16 inputs may differ in scale: TFLM only asks zero point 0)."""
         name = name or f"concatenation_{len(self.ops)}"
         shapes = [self.shape(x) for x in xs]
         rank = len(shapes[0])
@@ -780,11 +781,12 @@ class Graph:
             if len(s) != rank or any(s[i] != shapes[0][i] for i in range(rank) if i != ax):
                 raise ModelGenError(f"{name}: shapes {shapes} do not concatenate on axis {axis}")
         q = self.quant(xs[0])
-        if any(self.quant(x) != q for x in xs):
-            raise ModelGenError(f"{name}: inputs must share one quantization")
+        dtype = self.tensors[xs[0]].dtype
+        if dtype == "int8" and any(self.quant(x) != q for x in xs):
+            raise ModelGenError(f"{name}: int8 inputs must share one quantization")
         out = list(shapes[0])
         out[ax] = sum(s[ax] for s in shapes)
-        y = self.tensor(out, "int8", q[0], q[1], name=name)
+        y = self.tensor(out, dtype, q[0], q[1], name=name)
         opts = (tflite.ConcatenationOptionsStart, [
             (tflite.ConcatenationOptionsAddAxis, axis),
             (tflite.ConcatenationOptionsAddFusedActivationFunction, _ACTIVATIONS[activation])],

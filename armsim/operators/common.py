@@ -186,6 +186,17 @@ def require_int8(model, op, t, what):
         raise error(model, op, f"{what} {t.describe()} has no quantization parameters")
 
 
+def require_int8_or_int16(model, op, t, what):
+    """int8, or int16 where TFLM's kernel has an int16 variant (its type switch); returns
+    the element size in bytes."""
+    if t.type != "INT16":
+        require_int8(model, op, t, what)
+        return 1
+    if not len(t.scale):
+        raise error(model, op, f"{what} {t.describe()} has no quantization parameters")
+    return 2
+
+
 def require_rank(model, op, t, n, what):
     if len(t.shape) != n:
         raise error(model, op, f"{what} {t.describe()} has shape {list(t.shape)}, expected "

@@ -1,0 +1,115 @@
+"""int16 variants of the reference-only ops (issue 10): 16x8 models (int16 activations) built
+with armsim.modelgen, bit-exact with TFLM's interpreter on every path with each op simulated
+(counted, not a host step), and TFLM's int16 refusals.
+
+Which reference-only ops TFLM runs with int16 activations (the Prepare / Eval type switch of
+tensorflow/lite/micro/kernels/<file>, tflite-micro HEAD of 2026-08-20), and armsim's state:
+
+    op               TFLM file                 int16 in TFLM   armsim int16
+    RESHAPE          reshape.cc (memcpy)       yes (any type)  simulated
+    SQUEEZE          squeeze.cc (memcpy)       yes (any type)  simulated
+    CONCATENATION    concatenation.cc          yes (zp 0)      simulated
+    EXPAND_DIMS      expand_dims.cc            yes             host (not ported)
+    PACK / UNPACK    pack.cc / unpack.cc       yes             host (not ported)
+    SPLIT / SPLIT_V  split.cc / split_v.cc     yes             host (not ported)
+    STRIDED_SLICE    strided_slice.cc          yes             host (not ported)
+    SLICE            slice.cc                  yes             host (not ported)
+    GATHER           gather.cc                 no (f32, int8)  refused as TFLM (host)
+    DEPTH_TO_SPACE   depth_to_space.cc         no (f32, int8)  host, TFLM refuses
+    SPACE_TO_DEPTH   space_to_depth.cc         no (f32, int8)  host, TFLM refuses
+    ZEROS_LIKE       zeros_like.cc             no (i64,i32,i8,f32)
+    FILL             fill.cc                   value: no (f32, i32, i8)
+    PAD / PADV2      pad.cc (cmsis_nn/pad.cc)  yes             host (not ported)
+    TRANSPOSE        transpose.cc (cmsis_nn)   yes (reference) host (not ported)
+    MIRROR_PAD       mirror_pad.cc             no (f32, int8)
+    SUB              sub.cc                    yes             host (not ported)
+    LEAKY_RELU       leaky_relu.cc             yes             host (not ported)
+    HARD_SWISH       hard_swish.cc             no (f32, int8)
+    RELU / RELU6     activations.cc            yes             host (not ported)
+    MAXIMUM/MINIMUM  maximum_minimum.cc        yes             host (not ported)
+    ABS              elementwise.cc            yes             host (not ported)
+    ARG_MAX/ARG_MIN  arg_min_max.cc            no (f32, int8)
+    MEAN             reduce_common.cc          yes             host (not ported)
+    CAST             cast.cc                   yes (to/from)   host (not ported)
+    QUANTIZE i16->i32 quantize_common.cc       yes             host (not ported)
+
+Counts: RESHAPE / SQUEEZE are one memcpy of the tensor's bytes (twice as many for int16);
+CONCATENATION is the int8 port's structure with its memcpy lengths doubled.
+"""
+import numpy as np
+import pytest
+import tflite
+
+from armsim import model, modelgen, profiler
+from armsim.model import ModelError
+from model_helpers import tflm_outputs
+
+PATHS = ("simd", "scalar", "reference")
+BO = tflite.BuiltinOperator
+OPT = tflite.BuiltinOptions
+SCALE = 2.0 ** -10        # int16 activations: symmetric, zero point 0
+
+
+def run_all_paths(data, name, seed=3):
+    """Each path's outputs equal TFLM's, every op simulated on TFLM's reference kernel;
+    returns the profiles per path."""
+    m = model.parse(data, name)
+    xs = profiler.random_inputs(m, seed=seed)
+    assert all(x.dtype == np.int16 for x in xs)
+    want = tflm_outputs(data, xs)
+    profs = {}
+    for path in PATHS:
+        prof = profiler.run(m, path, inputs=xs)
+        for k, (got, exp) in enumerate(zip(prof.outputs, want)):
+            assert got.dtype == exp.dtype and got.shape == exp.shape, (path, k)
+            assert np.array_equal(got, exp), (path, k, np.argwhere(got != exp)[:5])
+        for o in prof.ops:
+            assert o.simulated and o.reference and o.instructions > 0 and o.cycles > 0, o
+            assert "not simulated" not in o.kernel, o
+        profs[path] = prof
+    return profs
+
+
+def int16_input(g, shape, name=None):
+    return g.input(shape, scale=SCALE, zero_point=0, dtype="int16", name=name)
+
+
+# --- RESHAPE / SQUEEZE -----------------------------------------------------------------------
+
+def test_reshape_squeeze_int16_bit_exact_on_every_path():
+    g = modelgen.Graph(seed=4)
+    x = int16_input(g, (1, 6, 1, 5))
+    g.output(g.reshape(x, (3, -1)), g.squeeze(x), g.reshape(x, (30,), shape_option=False))
+    profs = run_all_paths(g.build(), "reshape16.tflite")
+    # the memcpy moves 60 bytes, not 30: more instructions than the same int8 model
+    g8 = modelgen.Graph(seed=4)
+    x8 = g8.input((1, 6, 1, 5), scale=0.1)
+    g8.output(g8.reshape(x8, (3, -1)), g8.squeeze(x8), g8.reshape(x8, (30,), shape_option=False))
+    m8 = model.parse(g8.build(), "reshape8.tflite")
+    prof8 = profiler.run(m8, "scalar", inputs=profiler.random_inputs(m8))
+    for o16, o8 in zip(profs["scalar"].ops, prof8.ops):
+        assert o16.instructions > o8.instructions, (o16, o8)
+
+
+# --- CONCATENATION ---------------------------------------------------------------------------
+
+def test_concatenation_int16_bit_exact_on_every_path():
+    g = modelgen.Graph(seed=5)
+    a, b = int16_input(g, (2, 3, 4)), int16_input(g, (2, 3, 4))
+    c = g.input((2, 3, 4), scale=2.0 ** -7, zero_point=0, dtype="int16")   # scales may differ
+    g.output(g.concatenation([a, b], axis=0), g.concatenation([a, b, a], axis=1),
+             g.concatenation([a, c], axis=-1), g.concatenation([b], axis=2))
+    run_all_paths(g.build(), "concat16.tflite")
+
+
+def test_concatenation_int16_nonzero_zero_point_refused_as_tflm_does():
+    g = modelgen.Graph(seed=5)
+    a = int16_input(g, (2, 3))
+    b = g.input((2, 3), scale=SCALE, zero_point=5, dtype="int16", name="b")
+    g.output(g.concatenation([a, b], axis=1))
+    data = g.build()
+    with pytest.raises(ModelError, match=r"input tensor 1 'b' zero point 5 \(TFLM int16 "
+                                         r"concatenation requires 0\)"):
+        profiler.run(model.parse(data, "concat16zp.tflite"), "reference")
+    with pytest.raises(RuntimeError):
+        tflm_outputs(data, [np.zeros((2, 3), np.int16)] * 2)
