@@ -113,3 +113,83 @@ def test_concatenation_int16_nonzero_zero_point_refused_as_tflm_does():
         profiler.run(model.parse(data, "concat16zp.tflite"), "reference")
     with pytest.raises(RuntimeError):
         tflm_outputs(data, [np.zeros((2, 3), np.int16)] * 2)
+
+
+# --- PACK / UNPACK / SPLIT / SPLIT_V ----------------------------------------------------------
+
+def like(g, x, shape):
+    """An output tensor of `x`'s type and quantization."""
+    return g.tensor(shape, g.tensors[x].dtype, *g.quant(x))
+
+
+def const(g, values):
+    values = np.asarray(values, np.int32)
+    return g.tensor(values.shape, "int32", data=values)
+
+
+def pack(g, xs, axis):
+    shape = list(g.shape(xs[0]))
+    a = axis + len(shape) + 1 if axis < 0 else axis
+    y = like(g, xs[0], shape[:a] + [len(xs)] + shape[a:])
+    return g._op(BO.PACK, list(xs), [y], OPT.PackOptions,
+                 (tflite.PackOptionsStart, [(tflite.PackOptionsAddValuesCount, len(xs)),
+                                            (tflite.PackOptionsAddAxis, axis)],
+                  tflite.PackOptionsEnd))
+
+
+def unpack(g, x, axis):
+    shape = list(g.shape(x))
+    a = axis % len(shape)
+    ys = [like(g, x, shape[:a] + shape[a + 1:]) for _ in range(shape[a])]
+    g._op(BO.UNPACK, [x], ys, OPT.UnpackOptions,
+          (tflite.UnpackOptionsStart, [(tflite.UnpackOptionsAddNum, len(ys)),
+                                       (tflite.UnpackOptionsAddAxis, axis)],
+           tflite.UnpackOptionsEnd))
+    return ys
+
+
+def split(g, x, axis, num):
+    shape = list(g.shape(x))
+    a = axis % len(shape)
+    ys = [like(g, x, shape[:a] + [shape[a] // num] + shape[a + 1:]) for _ in range(num)]
+    g._op(BO.SPLIT, [const(g, [axis]), x], ys, OPT.SplitOptions,
+          (tflite.SplitOptionsStart, [(tflite.SplitOptionsAddNumSplits, num)],
+           tflite.SplitOptionsEnd))
+    return ys
+
+
+def split_v(g, x, axis, sizes):
+    shape = list(g.shape(x))
+    a = axis % len(shape)
+    ys = [like(g, x, shape[:a] + [s] + shape[a + 1:]) for s in sizes]
+    g._op(BO.SPLIT_V, [x, const(g, sizes), const(g, [axis])], ys, OPT.SplitVOptions,
+          (tflite.SplitVOptionsStart, [(tflite.SplitVOptionsAddNumSplits, len(sizes))],
+           tflite.SplitVOptionsEnd))
+    return ys
+
+
+def pack_split_ops(g, x3, xs):
+    return [pack(g, xs, 0), pack(g, xs, 1), pack(g, xs, -1)] + unpack(g, x3, 0) + \
+        unpack(g, x3, -1) + split(g, x3, 1, 3) + split(g, x3, -1, 2) + \
+        split_v(g, x3, 1, [1, 3, 2]) + split_v(g, x3, 0, [2])
+
+
+def pack_split_model(dtype):
+    g = modelgen.Graph(seed=6)
+    make = (lambda s: int16_input(g, s)) if dtype == "int16" else \
+        (lambda s: g.input(s, scale=0.1, zero_point=3))
+    x3 = make((2, 6, 4))
+    g.output(*pack_split_ops(g, x3, [make((3, 4)) for _ in range(3)]))
+    return g.build()
+
+
+def test_pack_unpack_split_int16_bit_exact_on_every_path():
+    """int16 runs the int8 ports' loops with halfword accesses: the same instruction count
+    per op as the same int8 model (the loops copy elements, not bytes), LDRSH/STRH in place
+    of LDRSB/STRB."""
+    profs = run_all_paths(pack_split_model("int16"), "pack16.tflite")
+    m8 = model.parse(pack_split_model("int8"), "pack8.tflite")
+    prof8 = profiler.run(m8, "scalar", inputs=profiler.random_inputs(m8))
+    for o16, o8 in zip(profs["scalar"].ops, prof8.ops):
+        assert o16.op == o8.op and o16.instructions == o8.instructions, (o16, o8)
+        assert "int16_t" in o16.kernel and "int8_t" in o8.kernel, (o16.kernel, o8.kernel)

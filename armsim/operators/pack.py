@@ -1,5 +1,5 @@
 """PACK: TFLM's Register_PACK() (pack.cc: no Prepare, PackEval -> PackImpl<T> by the
-output's type), the reference kernel on every path.
+output's type), the reference kernel on every path, int8 and int16 simulated.
 
 TFLM checks nothing before Eval: values_count (options) inputs are read, axis (negative: plus
 the output's rank) splits the output's dims into outer_size and copy_size.  armsim refuses
@@ -26,6 +26,16 @@ def split_dims(model, op, shape, axis_option):
     return axis, outer, copy
 
 
+def simulated_elem(t, others, what):
+    """The element size of the int8 or int16 PackImpl / UnpackImpl armsim simulates for `t`
+    (the tensor TFLM's switch reads) and `others` of the same type; other types run on the
+    host."""
+    if t.type not in ("INT8", "INT16") or any(o.type != t.type for o in others):
+        raise NotSimulated(f"{what} {t.describe()} is {t.type}: armsim simulates int8 and "
+                           f"int16")
+    return 1 if t.type == "INT8" else 2
+
+
 def prepare(model, op):
     out = model.tensors[op.outputs[0]]
     count = op.options["ValuesCount"]
@@ -41,15 +51,14 @@ def prepare(model, op):
     if out.type not in TYPES["PACK"]:
         raise error(model, op, f"output {out.describe()} is {out.type}: TFLM's PACK takes "
                                f"{', '.join(TYPES['PACK'])}")
-    if out.type != "INT8" or any(t.type != "INT8" for t in ins):
-        raise NotSimulated(f"output {out.describe()} is {out.type}: armsim simulates int8")
+    elem = simulated_elem(out, ins, "output")
     if any(t.constant for t in ins):
         raise NotSimulated("a constant input: armsim's port takes activations")
     case = {"case": case_tag(model, op), "family": "pack", "rank": len(out.shape),
             "axis": axis, "negative_axis": int(op.options["Axis"] < 0),
-            "other_rank": len(ins[0].shape), "outer": outer, "copy": copy}
+            "other_rank": len(ins[0].shape), "outer": outer, "copy": copy, "elem": elem}
     return Step(op.index, op.op, "pack", True, case, {"inputs": [t.index for t in ins]},
-                out.index, out.shape)
+                out.index, out.shape, extra={"output_dtype": "int16"} if elem == 2 else {})
 
 
 def run_reference(m, case, addr, tracer=None):
