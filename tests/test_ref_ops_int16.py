@@ -43,6 +43,7 @@ import tflite
 from armsim import model, modelgen, profiler
 from armsim.model import ModelError
 from model_helpers import tflm_outputs
+from test_ref_ops_strided_slice import numpy_shape
 
 PATHS = ("simd", "scalar", "reference")
 BO = tflite.BuiltinOperator
@@ -193,3 +194,63 @@ def test_pack_unpack_split_int16_bit_exact_on_every_path():
     for o16, o8 in zip(profs["scalar"].ops, prof8.ops):
         assert o16.op == o8.op and o16.instructions == o8.instructions, (o16, o8)
         assert "int16_t" in o16.kernel and "int8_t" in o8.kernel, (o16.kernel, o8.kernel)
+
+
+# --- EXPAND_DIMS / SLICE / STRIDED_SLICE -----------------------------------------------------
+
+def expand_dims(g, x, axis):
+    shape = list(g.shape(x))
+    a = axis + len(shape) + 1 if axis < 0 else axis
+    y = like(g, x, shape[:a] + [1] + shape[a:])
+    return g._op(BO.EXPAND_DIMS, [x, const(g, [axis])], [y], OPT.ExpandDimsOptions,
+                 (tflite.ExpandDimsOptionsStart, [], tflite.ExpandDimsOptionsEnd))
+
+
+def slice_(g, x, begin, size):
+    out = [d - b if n == -1 else n for d, b, n in zip(g.shape(x), begin, size)]
+    return g._op(BO.SLICE, [x, const(g, begin), const(g, size)], [like(g, x, out)],
+                 OPT.SliceOptions, (tflite.SliceOptionsStart, [], tflite.SliceOptionsEnd))
+
+
+def strided_slice(g, x, begin, end, strides, begin_mask=0, end_mask=0, shrink=0):
+    y = like(g, x, numpy_shape(g.shape(x), begin, end, strides, begin_mask, end_mask, shrink))
+    opts = (tflite.StridedSliceOptionsStart,
+            [(tflite.StridedSliceOptionsAddBeginMask, begin_mask),
+             (tflite.StridedSliceOptionsAddEndMask, end_mask),
+             (tflite.StridedSliceOptionsAddShrinkAxisMask, shrink)],
+            tflite.StridedSliceOptionsEnd)
+    return g._op(BO.STRIDED_SLICE, [x, const(g, begin), const(g, end), const(g, strides)],
+                 [y], OPT.StridedSliceOptions, opts)
+
+
+def slicing_ops(g, x):
+    return [expand_dims(g, x, 0), expand_dims(g, x, -1),
+            slice_(g, x, [0, 1, 1, 0], [2, 2, -1, 4]), slice_(g, x, [1, 0, 2, 1], [1, -1, 2, 3]),
+            strided_slice(g, x, [0, 1, 1, 0], [2, 4, 5, 4], [1, 1, 1, 1]),      # memcpy rows
+            strided_slice(g, x, [0, 0, 1, 0], [2, 5, 6, 4], [1, 2, 2, 3]),      # Write loop
+            strided_slice(g, x, [1, -1, -2, 3], [0, 0, 0, 0], [-1, -1, -2, -1],
+                          begin_mask=0b0001, end_mask=0b1000),                  # reversed
+            strided_slice(g, x, [1, 2, 0, 0], [2, 3, 6, 4], [1, 1, 2, 1], shrink=0b0011)]
+
+
+def slicing_model(dtype):
+    g = modelgen.Graph(seed=7)
+    x = int16_input(g, (2, 5, 6, 4)) if dtype == "int16" else \
+        g.input((2, 5, 6, 4), scale=0.1, zero_point=3)
+    g.output(*slicing_ops(g, x))
+    return g.build()
+
+
+def test_expand_dims_slice_strided_slice_int16_bit_exact_on_every_path():
+    """The element loops run as many instructions as int8's (halfword accesses); the
+    strided slices with inner stride 1 memcpy twice the bytes, so they run more."""
+    profs = run_all_paths(slicing_model("int16"), "slice16.tflite")
+    m8 = model.parse(slicing_model("int8"), "slice8.tflite")
+    prof8 = profiler.run(m8, "scalar", inputs=profiler.random_inputs(m8))
+    memcpy_rows = {4, 7}       # the strided slices with inner stride 1
+    for k, (o16, o8) in enumerate(zip(profs["scalar"].ops, prof8.ops)):
+        assert o16.op == o8.op and "int16_t" in o16.kernel, (o16, o8)
+        if k in memcpy_rows:
+            assert o16.instructions > o8.instructions, (k, o16, o8)
+        else:
+            assert o16.instructions == o8.instructions, (k, o16, o8)

@@ -4,7 +4,7 @@ int16 inputs and output have zero point 0, scales free: the kernel copies raw va
 import numpy as np
 
 from armsim.operators import EvalGlue, Operator
-from armsim.operators.common import (Step, case_tag, error, fused_activation,
+from armsim.operators.common import (Step, case_tag, error, fused_activation, int16_output,
                                      require_int8_or_int16, tensor_scale, tensor_zero_point)
 
 
@@ -51,7 +51,7 @@ def prepare(model, op):
             "copy_sizes": [int(t.shape[axis]) * inner for t in ins]}
     return Step(op.index, op.op, "concatenation", True, case,
                 {"inputs": [t.index for t in ins]}, out.index, out.shape,
-                extra={"output_dtype": "int16"} if elem == 2 else {})
+                extra=int16_output(elem))
 
 
 def run_reference(m, case, addr, tracer=None):

@@ -8,7 +8,8 @@ what TFLM would read or write outside a tensor.
 import numpy as np
 
 from armsim.operators import EvalGlue, Operator
-from armsim.operators.common import NotSimulated, Step, case_tag, error
+from armsim.operators.common import (NotSimulated, Step, case_tag, error, int16_output,
+                                     simulated_elem)
 
 #: PackImpl / UnpackImpl output types TFLM's Eval switches on
 TYPES = {"PACK": ("FLOAT32", "INT8", "INT16", "INT32", "INT64"),
@@ -24,16 +25,6 @@ def split_dims(model, op, shape, axis_option):
     outer = int(np.prod(shape[:axis], dtype=np.int64))
     copy = int(np.prod(shape[axis + 1:], dtype=np.int64))
     return axis, outer, copy
-
-
-def simulated_elem(t, others, what):
-    """The element size of the int8 or int16 PackImpl / UnpackImpl armsim simulates for `t`
-    (the tensor TFLM's switch reads) and `others` of the same type; other types run on the
-    host."""
-    if t.type not in ("INT8", "INT16") or any(o.type != t.type for o in others):
-        raise NotSimulated(f"{what} {t.describe()} is {t.type}: armsim simulates int8 and "
-                           f"int16")
-    return 1 if t.type == "INT8" else 2
 
 
 def prepare(model, op):
@@ -58,7 +49,7 @@ def prepare(model, op):
             "axis": axis, "negative_axis": int(op.options["Axis"] < 0),
             "other_rank": len(ins[0].shape), "outer": outer, "copy": copy, "elem": elem}
     return Step(op.index, op.op, "pack", True, case, {"inputs": [t.index for t in ins]},
-                out.index, out.shape, extra={"output_dtype": "int16"} if elem == 2 else {})
+                out.index, out.shape, extra=int16_output(elem))
 
 
 def run_reference(m, case, addr, tracer=None):

@@ -2,7 +2,8 @@
 and output are different buffers, of int8 or int16 tensors; the reference kernel on every
 path."""
 from armsim.operators import EvalGlue, Operator
-from armsim.operators.common import (Step, error, input_tensor, require_int8_or_int16, case_tag)
+from armsim.operators.common import (Step, error, input_tensor, require_int8_or_int16, case_tag,
+                                     int16_output)
 
 
 def prepare(model, op):
@@ -17,7 +18,7 @@ def prepare(model, op):
     case = {"case": case_tag(model, op), "family": "reshape",
             "bytes": inp.nbytes}
     return Step(op.index, op.op, "reshape", True, case, {"input": inp.index}, out.index,
-                out.shape, extra={"output_dtype": "int16"} if elem == 2 else {})
+                out.shape, extra=int16_output(elem))
 
 
 def run_reference(m, case, addr, tracer=None):

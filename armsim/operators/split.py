@@ -9,8 +9,8 @@ armsim refuses what TFLM would read or write outside a tensor, or leave unwritte
 import numpy as np
 
 from armsim.operators import EvalGlue, Operator
-from armsim.operators.common import NotSimulated, Step, case_tag, error, input_tensor
-from armsim.operators.pack import simulated_elem
+from armsim.operators.common import (NotSimulated, Step, case_tag, error, input_tensor,
+                                     int16_output, simulated_elem)
 
 TYPES = ("FLOAT32", "INT8", "INT16", "INT32")     # SplitEval's switch (split.cc, split_v.cc)
 
@@ -51,7 +51,7 @@ def split_step(model, op, inp, axis_t, per_output_dims):
     return Step(op.index, op.op, op.op.lower(), True, case, {"input": inp.index},
                 outs[0].index, outs[0].shape,
                 extra={"outputs": list(op.outputs), "output_counts": [t.size for t in outs],
-                       **({"output_dtype": "int16"} if elem == 2 else {})})
+                       **int16_output(elem)})
 
 
 def prepare(model, op):

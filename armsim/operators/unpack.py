@@ -1,5 +1,6 @@
 """UNPACK: TFLM's Register_UNPACK() (unpack.cc: no Prepare, UnpackEval -> UnpackImpl<T> by
-the input's type), the reference kernel on every path, int8 and int16 simulated; one output buffer per output.
+the input's type), the reference kernel on every path, int8 and int16 simulated; one output
+buffer per output.
 
 TFLM checks nothing before Eval: num (options) outputs are written, axis (negative: plus the
 input's rank) splits the input's dims into outer_size and copy_size, and output i takes the
@@ -7,8 +8,9 @@ blocks at k * num * copy_size + i * copy_size.  armsim refuses what TFLM would r
 outside a tensor, or outputs it would leave unwritten.
 """
 from armsim.operators import EvalGlue, Operator
-from armsim.operators.common import Step, case_tag, error, input_tensor
-from armsim.operators.pack import TYPES, simulated_elem, split_dims
+from armsim.operators.common import (Step, case_tag, error, input_tensor, int16_output,
+                                     simulated_elem)
+from armsim.operators.pack import TYPES, split_dims
 
 
 def prepare(model, op):
@@ -32,7 +34,7 @@ def prepare(model, op):
     return Step(op.index, op.op, "unpack", True, case, {"input": inp.index}, outs[0].index,
                 outs[0].shape, extra={"outputs": list(op.outputs),
                                       "output_counts": [t.size for t in outs],
-                                      **({"output_dtype": "int16"} if elem == 2 else {})})
+                                      **int16_output(elem)})
 
 
 def run_reference(m, case, addr, tracer=None):

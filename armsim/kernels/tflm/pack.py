@@ -12,10 +12,10 @@ PACK, of the input for UNPACK), and the other tensor's element count is computed
 DCHECK is compiled out, the loop is not).  The copy is the element loop `output_ptr[j] =
 input_ptr[j]`, which arm-none-eabi-gcc 12.2 -O2 -mcpu=cortex-m4 keeps as a byte loop (LDRSB,
 STRB post/pre-indexed, CMP, BNE): the sequence below is read off the disassembly of PackImpl
-compiled locally; UnpackImpl is taken to compile to the same shape.  int16 (`elem` 2) is
-the int8 port's structure with halfword accesses (LDRSH, STRH) and 2-byte address steps.  The GetEvalInput /
+compiled locally; UnpackImpl is taken to compile to the same shape.  The GetEvalInput /
 GetEvalOutput calls inside the loops run the Eval glue functions (armsim.kernels.tflm.
-eval_glue).  Not calibrated: no measurement.
+eval_glue).  int16 (`elem` 2) is the int8 port's structure with halfword accesses (LDRSH,
+STRH) and 2-byte address steps.  Not calibrated: no measurement.
 """
 from armsim.cpu.kernel import kernel, run
 from armsim.cpu.ops import (add, bcc, bl, cmp, it, ldr_sp, ldrd_sp, ldrsb, ldrsh, mov, mul, pop_pc,
