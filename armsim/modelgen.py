@@ -471,7 +471,7 @@ class Graph:
         paddings = np.asarray(paddings, np.int32).reshape(len(shape), 2)
         out = [s + int(p[0]) + int(p[1]) for s, p in zip(shape, paddings)]
         scale, zp = self.quant(x)
-        y = self.tensor(out, "int8", scale, zp, name=name)
+        y = self.tensor(out, self.tensors[x].dtype, scale, zp, name=name)
         p = self.tensor((len(shape), 2), "int32", data=paddings,
                         name=f"{self.tensors[y].name}/paddings")
         opts = (tflite.PadOptionsStart, [], tflite.PadOptionsEnd)
@@ -551,23 +551,24 @@ class Graph:
         if sorted(perm) != list(range(len(shape))):
             raise ModelGenError(f"transpose: {list(perm)} is not a permutation of {shape}")
         scale, zp = self.quant(x)
-        y = self.tensor([shape[p] for p in perm], "int8", scale, zp, name=name)
+        y = self.tensor([shape[p] for p in perm], self.tensors[x].dtype, scale, zp, name=name)
         p = self.tensor((len(perm),), "int32", data=np.array(perm, np.int32),
                         name=f"{self.tensors[y].name}/perm")
         opts = (tflite.TransposeOptionsStart, [], tflite.TransposeOptionsEnd)
         return self._op(_BO.TRANSPOSE, [x, p], [y], _OPT.TransposeOptions, opts)
 
     def pad_v2(self, x, paddings, value, name=None):
-        """PADV2: PAD with the int8 `value` (a scalar constant input in the output's
-        quantization, as TFLM's Prepare requires)."""
+        """PADV2: PAD with `value` of x's type (int8 or int16: a scalar constant input in the
+        output's quantization, as TFLM's Prepare requires for int8)."""
         shape = self.shape(x)
         paddings = np.asarray(paddings, np.int32).reshape(len(shape), 2)
         out = [s + int(p[0]) + int(p[1]) for s, p in zip(shape, paddings)]
         scale, zp = self.quant(x)
-        y = self.tensor(out, "int8", scale, zp, name=name)
+        dtype = self.tensors[x].dtype
+        y = self.tensor(out, dtype, scale, zp, name=name)
         p = self.tensor((len(shape), 2), "int32", data=paddings,
                         name=f"{self.tensors[y].name}/paddings")
-        v = self.tensor((), "int8", scale, zp, data=np.array(value, np.int8),
+        v = self.tensor((), dtype, scale, zp, data=np.array(value, _DTYPES[dtype][1]),
                         name=f"{self.tensors[y].name}/constant_values")
         opts = (tflite.PadV2OptionsStart, [], tflite.PadV2OptionsEnd)
         return self._op(_BO.PADV2, [x, p, v], [y], _OPT.PadV2Options, opts)

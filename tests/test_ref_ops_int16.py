@@ -1,6 +1,6 @@
 """int16 variants of the reference-only ops (issue 10): 16x8 models (int16 activations) built
 with armsim.modelgen, bit-exact with TFLM's interpreter on every path with each op simulated
-(counted, not a host step), and TFLM's int16 refusals.
+(counted, not a host step), and TFLM's int16 refusals.  "-": TFLM has no int16 variant.
 
 Which reference-only ops TFLM runs with int16 activations (the Prepare / Eval type switch of
 tensorflow/lite/micro/kernels/<file>, tflite-micro HEAD of 2026-08-20), and armsim's state:
@@ -9,32 +9,35 @@ tensorflow/lite/micro/kernels/<file>, tflite-micro HEAD of 2026-08-20), and arms
     RESHAPE          reshape.cc (memcpy)       yes (any type)  simulated
     SQUEEZE          squeeze.cc (memcpy)       yes (any type)  simulated
     CONCATENATION    concatenation.cc          yes (zp 0)      simulated
-    EXPAND_DIMS      expand_dims.cc            yes             host (not ported)
-    PACK / UNPACK    pack.cc / unpack.cc       yes             host (not ported)
-    SPLIT / SPLIT_V  split.cc / split_v.cc     yes             host (not ported)
-    STRIDED_SLICE    strided_slice.cc          yes             host (not ported)
-    SLICE            slice.cc                  yes             host (not ported)
-    GATHER           gather.cc                 no (f32, int8)  refused as TFLM (host)
-    DEPTH_TO_SPACE   depth_to_space.cc         no (f32, int8)  host, TFLM refuses
-    SPACE_TO_DEPTH   space_to_depth.cc         no (f32, int8)  host, TFLM refuses
-    ZEROS_LIKE       zeros_like.cc             no (i64,i32,i8,f32)
-    FILL             fill.cc                   value: no (f32, i32, i8)
-    PAD / PADV2      pad.cc (cmsis_nn/pad.cc)  yes             host (not ported)
-    TRANSPOSE        transpose.cc (cmsis_nn)   yes (reference) host (not ported)
-    MIRROR_PAD       mirror_pad.cc             no (f32, int8)
+    EXPAND_DIMS      expand_dims.cc            yes             simulated
+    PACK / UNPACK    pack.cc / unpack.cc       yes             simulated
+    SPLIT / SPLIT_V  split.cc / split_v.cc     yes             simulated
+    STRIDED_SLICE    strided_slice.cc          yes             simulated
+    SLICE            slice.cc                  yes             simulated
+    GATHER           gather.cc                 no (f32, int8)  -
+    DEPTH_TO_SPACE   depth_to_space.cc         no (f32, int8)  -
+    SPACE_TO_DEPTH   space_to_depth.cc         no (f32, int8)  -
+    ZEROS_LIKE       zeros_like.cc             no (i64,i32,i8,f32) -
+    FILL             fill.cc                   no (f32,i32,i8) -
+    PAD / PADV2      pad.cc (cmsis_nn/pad.cc)  yes (reference) simulated
+    TRANSPOSE        transpose.cc (cmsis_nn)   yes (reference) simulated
+    MIRROR_PAD       mirror_pad.cc             no (f32, int8)  -
     SUB              sub.cc                    yes             host (not ported)
     LEAKY_RELU       leaky_relu.cc             yes             host (not ported)
-    HARD_SWISH       hard_swish.cc             no (f32, int8)
+    HARD_SWISH       hard_swish.cc             no (f32, int8)  -
     RELU / RELU6     activations.cc            yes             host (not ported)
     MAXIMUM/MINIMUM  maximum_minimum.cc        yes             host (not ported)
     ABS              elementwise.cc            yes             host (not ported)
-    ARG_MAX/ARG_MIN  arg_min_max.cc            no (f32, int8)
+    ARG_MAX/ARG_MIN  arg_min_max.cc            no (f32, int8)  -
     MEAN             reduce_common.cc          yes             host (not ported)
-    CAST             cast.cc                   yes (to/from)   host (not ported)
+    CAST             cast.cc                   yes (to/from)   simulated before (cast.py)
     QUANTIZE i16->i32 quantize_common.cc       yes             host (not ported)
 
 Counts: RESHAPE / SQUEEZE are one memcpy of the tensor's bytes (twice as many for int16);
-CONCATENATION is the int8 port's structure with its memcpy lengths doubled.
+CONCATENATION is the int8 port's structure with its memcpy lengths doubled; EXPAND_DIMS,
+PACK, UNPACK, SPLIT, SPLIT_V, SLICE, STRIDED_SLICE, TRANSPOSE and PAD / PADV2 are the int8
+ports' structure (one template with an element size) with halfword accesses (LDRSH / STRH
+for LDRSB / STRB) and memcpy lengths doubled, not transcribed from an int16 build.
 """
 import numpy as np
 import pytest
@@ -254,3 +257,17 @@ def test_expand_dims_slice_strided_slice_int16_bit_exact_on_every_path():
             assert o16.instructions > o8.instructions, (k, o16, o8)
         else:
             assert o16.instructions == o8.instructions, (k, o16, o8)
+
+
+# --- TRANSPOSE / PAD / PADV2: int8 goes to CMSIS-NN, int16 to the reference kernel ---------
+
+def test_transpose_pad_int16_bit_exact_on_every_path():
+    g = modelgen.Graph(seed=8)
+    x = int16_input(g, (2, 3, 4, 5))
+    v = int16_input(g, (6, 7))
+    g.output(g.transpose(x, (0, 3, 1, 2)), g.transpose(x, (3, 2, 1, 0)), g.transpose(v, (1, 0)),
+             g.pad(x, [[0, 0], [1, 2], [0, 1], [2, 0]]), g.pad(v, [[1, 1], [0, 3]]),
+             g.pad_v2(x, [[1, 0], [0, 0], [2, 1], [0, 1]], -1234))
+    profs = run_all_paths(g.build(), "transpose_pad16.tflite")
+    for o in profs["simd"].ops:
+        assert "int16_t" in o.kernel and "arm_" not in o.kernel, o.kernel
