@@ -25,7 +25,7 @@ tensorflow/lite/micro/kernels/<file>, tflite-micro HEAD of 2026-08-20), and arms
     SUB              sub.cc                    yes             host (not ported)
     LEAKY_RELU       leaky_relu.cc             yes             host (not ported)
     HARD_SWISH       hard_swish.cc             no (f32, int8)  -
-    RELU / RELU6     activations.cc            yes             host (not ported)
+    RELU / RELU6     activations.cc            yes             simulated
     MAXIMUM/MINIMUM  maximum_minimum.cc        yes             host (not ported)
     ABS              elementwise.cc            yes             host (not ported)
     ARG_MAX/ARG_MIN  arg_min_max.cc            no (f32, int8)  -
@@ -37,7 +37,8 @@ Counts: RESHAPE / SQUEEZE are one memcpy of the tensor's bytes (twice as many fo
 CONCATENATION is the int8 port's structure with its memcpy lengths doubled; EXPAND_DIMS,
 PACK, UNPACK, SPLIT, SPLIT_V, SLICE, STRIDED_SLICE, TRANSPOSE and PAD / PADV2 are the int8
 ports' structure (one template with an element size) with halfword accesses (LDRSH / STRH
-for LDRSB / STRB) and memcpy lengths doubled, not transcribed from an int16 build.
+for LDRSB / STRB) and memcpy lengths doubled, not transcribed from an int16 build; so are
+RELU and RELU6 (ReluQuantized / Relu6Quantized<int16_t>: the int8 loops with LDRSH / STRH).
 """
 import numpy as np
 import pytest
@@ -271,3 +272,34 @@ def test_transpose_pad_int16_bit_exact_on_every_path():
     profs = run_all_paths(g.build(), "transpose_pad16.tflite")
     for o in profs["simd"].ops:
         assert "int16_t" in o.kernel and "arm_" not in o.kernel, o.kernel
+
+
+# --- RELU / RELU6 ----------------------------------------------------------------------------
+
+ALL_INT16 = np.arange(-32768, 32768, dtype=np.int64).astype(np.int16).reshape(1, 256, 256)
+
+
+def unary(g, code, x, scale, zero_point=0):
+    return g._op(code, [x], [g.tensor(g.shape(x), "int16", scale, zero_point)])
+
+
+@pytest.mark.parametrize("in_scale", [2.0 ** -10, 0.0007, 2.0 ** -14])
+def test_relu_relu6_int16_every_value_bit_exact_on_every_path(in_scale):
+    """Every int16 value through ReluQuantized<int16_t> (requantized to a finer, a coarser
+    and the same scale) and Relu6Quantized<int16_t> (six = 6 / scale, clamped to 32767 at
+    2^-14), as TFLM's interpreter computes them."""
+    g = modelgen.Graph(seed=9)
+    x = g.input(ALL_INT16.shape, scale=in_scale, zero_point=0, dtype="int16")
+    g.output(unary(g, BO.RELU, x, in_scale / 3), unary(g, BO.RELU, x, in_scale * 2.5),
+             unary(g, BO.RELU, x, in_scale), unary(g, BO.RELU6, x, in_scale))
+    data = g.build()
+    m = model.parse(data, "relu16.tflite")
+    want = tflm_outputs(data, [ALL_INT16], 1 << 21)
+    for path in PATHS:
+        prof = profiler.run(m, path, inputs=[ALL_INT16])
+        for k, (got, exp) in enumerate(zip(prof.outputs, want)):
+            assert got.dtype == exp.dtype == np.int16, (path, k)
+            assert np.array_equal(got, exp), (path, k, np.argwhere(got != exp)[:5])
+        for o in prof.ops:
+            assert o.simulated and o.reference and "int16_t" in o.kernel, o
+    assert want[0].max() == 32767 and want[1].max() < 32767 and want[3].min() == 0
