@@ -23,11 +23,11 @@ tensorflow/lite/micro/kernels/<file>, tflite-micro HEAD of 2026-08-20), and arms
     TRANSPOSE        transpose.cc (cmsis_nn)   yes (reference) simulated
     MIRROR_PAD       mirror_pad.cc             no (f32, int8)  -
     SUB              sub.cc                    yes             host (not ported)
-    LEAKY_RELU       leaky_relu.cc             yes             host (not ported)
+    LEAKY_RELU       leaky_relu.cc             yes             host (see below)
     HARD_SWISH       hard_swish.cc             no (f32, int8)  -
     RELU / RELU6     activations.cc            yes             simulated
     MAXIMUM/MINIMUM  maximum_minimum.cc        yes             host (not ported)
-    ABS              elementwise.cc            yes             host (not ported)
+    ABS              elementwise.cc            yes (zp 0)      simulated (quantized)
     ARG_MAX/ARG_MIN  arg_min_max.cc            no (f32, int8)  -
     MEAN             reduce_common.cc          yes             host (not ported)
     CAST             cast.cc                   yes (to/from)   simulated before (cast.py)
@@ -38,7 +38,16 @@ CONCATENATION is the int8 port's structure with its memcpy lengths doubled; EXPA
 PACK, UNPACK, SPLIT, SPLIT_V, SLICE, STRIDED_SLICE, TRANSPOSE and PAD / PADV2 are the int8
 ports' structure (one template with an element size) with halfword accesses (LDRSH / STRH
 for LDRSB / STRB) and memcpy lengths doubled, not transcribed from an int16 build; so are
-RELU and RELU6 (ReluQuantized / Relu6Quantized<int16_t>: the int8 loops with LDRSH / STRH).
+RELU and RELU6 (ReluQuantized / Relu6Quantized<int16_t>: the int8 loops with LDRSH / STRH)
+and ABS (AbsEvalQuantized<int16_t>: LDRSH / SXTH / STRH, int16's clamp bounds).
+
+INEXACT_RATIO_NOTE: TFLM's Python interpreter (an x86 build) computes Prepare's
+`static_cast<double>(input_scale / output_scale)` with the division in double precision:
+for input scale 2^-10, output scale 0.003 its ABS multiplier is QuantizeMultiplier(double
+quotient) = 1398101321, where float division (the C's semantics, and a Cortex-M's FPU)
+gives 1398101376, which armsim uses.  With int16's range that changes 172 of 65536 ABS
+outputs by one (int8's 256 values rarely show it).  The tests here use scale ratios that
+are exact in float; the mismatch is not an int16 kernel issue and is left to the lead.
 """
 import numpy as np
 import pytest
@@ -303,3 +312,37 @@ def test_relu_relu6_int16_every_value_bit_exact_on_every_path(in_scale):
         for o in prof.ops:
             assert o.simulated and o.reference and "int16_t" in o.kernel, o
     assert want[0].max() == 32767 and want[1].max() < 32767 and want[3].min() == 0
+
+
+# --- ABS -------------------------------------------------------------------------------------
+
+def test_abs_int16_every_value_bit_exact_on_every_path():
+    """AbsEvalQuantized<int16_t>: the same scale (|-32768| clamps to 32767), a finer output
+    (rescaled by 6, clamps) and a coarser one (by 0.75).  Scale ratios exact in float: see
+    INEXACT_RATIO_NOTE."""
+    g = modelgen.Graph(seed=11)
+    x = g.input(ALL_INT16.shape, scale=3 * 2.0 ** -12, zero_point=0, dtype="int16")
+    g.output(unary(g, BO.ABS, x, 3 * 2.0 ** -12), unary(g, BO.ABS, x, 2.0 ** -13),
+             unary(g, BO.ABS, x, 2.0 ** -10))
+    data = g.build()
+    m = model.parse(data, "abs16.tflite")
+    want = tflm_outputs(data, [ALL_INT16], 1 << 21)
+    for path in PATHS:
+        prof = profiler.run(m, path, inputs=[ALL_INT16])
+        for k, (got, exp) in enumerate(zip(prof.outputs, want)):
+            assert np.array_equal(got, exp), (path, k, np.argwhere(got != exp)[:5])
+        for o in prof.ops:
+            assert o.simulated and o.reference and "int16_t" in o.kernel, o
+    assert want[0].max() == 32767 and want[1].max() == 32767 and want[2].max() < 32767
+
+
+def test_abs_int16_nonzero_zero_point_refused_as_tflm_does():
+    g = modelgen.Graph(seed=11)
+    x = g.input((2, 3), scale=2.0 ** -10, zero_point=0, dtype="int16")
+    g.output(unary(g, BO.ABS, x, 2.0 ** -10, zero_point=4))
+    data = g.build()
+    with pytest.raises(ModelError, match=r"output .* zero point 4 \(TFLM's int16 ABS "
+                                         r"requires 0\)"):
+        profiler.run(model.parse(data, "abs16zp.tflite"), "reference")
+    with pytest.raises(RuntimeError):
+        tflm_outputs(data, [np.zeros((2, 3), np.int16)])
