@@ -23,7 +23,7 @@ tensorflow/lite/micro/kernels/<file>, tflite-micro HEAD of 2026-08-20), and arms
     TRANSPOSE        transpose.cc (cmsis_nn)   yes (reference) simulated
     MIRROR_PAD       mirror_pad.cc             no (f32, int8)  -
     SUB              sub.cc                    yes             host (not ported)
-    LEAKY_RELU       leaky_relu.cc             yes             host (see below)
+    LEAKY_RELU       leaky_relu.cc             yes             simulated
     HARD_SWISH       hard_swish.cc             no (f32, int8)  -
     RELU / RELU6     activations.cc            yes             simulated
     MAXIMUM/MINIMUM  maximum_minimum.cc        yes             host (not ported)
@@ -39,14 +39,16 @@ PACK, UNPACK, SPLIT, SPLIT_V, SLICE, STRIDED_SLICE, TRANSPOSE and PAD / PADV2 ar
 ports' structure (one template with an element size) with halfword accesses (LDRSH / STRH
 for LDRSB / STRB) and memcpy lengths doubled, not transcribed from an int16 build; so are
 RELU and RELU6 (ReluQuantized / Relu6Quantized<int16_t>: the int8 loops with LDRSH / STRH)
-and ABS (AbsEvalQuantized<int16_t>: LDRSH / SXTH / STRH, int16's clamp bounds).
+ABS (AbsEvalQuantized<int16_t>: LDRSH / SXTH / STRH, int16's clamp bounds) and LEAKY_RELU
+(QuantizeLeakyRelu<int16_t>: LDRSH / STRH, int16's clamp bounds).
 
 INEXACT_RATIO_NOTE: TFLM's Python interpreter (an x86 build) computes Prepare's
 `static_cast<double>(input_scale / output_scale)` with the division in double precision:
 for input scale 2^-10, output scale 0.003 its ABS multiplier is QuantizeMultiplier(double
 quotient) = 1398101321, where float division (the C's semantics, and a Cortex-M's FPU)
 gives 1398101376, which armsim uses.  With int16's range that changes 172 of 65536 ABS
-outputs by one (int8's 256 values rarely show it).  The tests here use scale ratios that
+outputs by one (int8's 256 values rarely show it); LEAKY_RELU's alpha and identity
+multipliers (alpha 0.05, output scale 0.003: 107 outputs) the same way.  The tests here use scale ratios that
 are exact in float; the mismatch is not an int16 kernel issue and is left to the lead.
 """
 import numpy as np
@@ -346,3 +348,32 @@ def test_abs_int16_nonzero_zero_point_refused_as_tflm_does():
         profiler.run(model.parse(data, "abs16zp.tflite"), "reference")
     with pytest.raises(RuntimeError):
         tflm_outputs(data, [np.zeros((2, 3), np.int16)])
+
+
+# --- LEAKY_RELU ------------------------------------------------------------------------------
+
+def leaky_relu(g, x, alpha, scale, zero_point=0):
+    y = g.tensor(g.shape(x), "int16", scale, zero_point)
+    return g._op(BO.LEAKY_RELU, [x], [y], OPT.LeakyReluOptions,
+                 (tflite.LeakyReluOptionsStart, [(tflite.LeakyReluOptionsAddAlpha, alpha)],
+                  tflite.LeakyReluOptionsEnd))
+
+
+def test_leaky_relu_int16_every_value_bit_exact_on_every_path():
+    """QuantizeLeakyRelu<int16_t>: a positive and a negative alpha, rescaled outputs that
+    clamp at both int16 ends, a nonzero output zero point (TFLM does not require 0 here).
+    Scale and alpha products exact in float: see INEXACT_RATIO_NOTE."""
+    g = modelgen.Graph(seed=10)
+    x = g.input(ALL_INT16.shape, scale=3 * 2.0 ** -12, zero_point=0, dtype="int16")
+    g.output(leaky_relu(g, x, 0.375, 2.0 ** -10), leaky_relu(g, x, 0.375, 2.0 ** -13),
+             leaky_relu(g, x, -0.5, 2.0 ** -9, 100))
+    data = g.build()
+    m = model.parse(data, "leaky16.tflite")
+    want = tflm_outputs(data, [ALL_INT16], 1 << 21)
+    for path in PATHS:
+        prof = profiler.run(m, path, inputs=[ALL_INT16])
+        for k, (got, exp) in enumerate(zip(prof.outputs, want)):
+            assert np.array_equal(got, exp), (path, k, np.argwhere(got != exp)[:5])
+        for o in prof.ops:
+            assert o.simulated and o.reference and "int16_t" in o.kernel, o
+    assert want[1].max() == 32767 and want[1].min() == -32768 and want[2].min() == 100

@@ -1,5 +1,6 @@
-"""TFLite Micro's int8 RELU, RELU6 and LEAKY_RELU reference kernels, counted; RELU and RELU6
-also int16 (the same templates: the int8 structure with LDRSH / STRH, `elem` 2).
+"""TFLite Micro's int8 and int16 RELU, RELU6 and LEAKY_RELU reference kernels, counted
+(int16, `elem` 2: the same templates, the int8 structure with LDRSH / STRH and int16's
+clamp bounds).
 
 * RELU (micro/kernels/activations.h ReluQuantized<int8_t>): every element requantized,
   then clamped to [max(-128, output zero point), 127]:
@@ -145,8 +146,9 @@ def relu6_quantized(m, inp, out, size, rank, lower, upper, elem):
 
 
 @kernel
-def leaky_relu_s8(m, inp, out, size, rank, input_offset, output_offset, mult_alpha,
-                  shift_alpha, mult_identity, shift_identity):
+def leaky_relu(m, inp, out, size, rank, input_offset, output_offset, mult_alpha,
+               shift_alpha, mult_identity, shift_identity, elem):
+    q_max = 127 if elem == 1 else 32767
     bl(m)
     push(m, 9)                                 # stmdb sp!, {r4-r11, lr}
     sub(m, 0, 12)                              # sub sp, #12
@@ -162,14 +164,17 @@ def leaky_relu_s8(m, inp, out, size, rank, input_offset, output_offset, mult_alp
         strd_sp(m)                             # safe_alpha_multiplier, alpha kept on the stack
         add(m, inp, -1)
         add(m, out, -1)
-        mvn(m, 127)                            # quantized_min
+        mvn(m, q_max)                          # quantized_min
         b(m)                                   # into the loop's head
     for i in range(size):
         ldr_sp(m)                              # input_offset
         ldr_sp(m)                              # safe_alpha_multiplier
         ldr_sp(m)                              # output_offset
         mov(m, i)
-        v = ldrsb(m, inp + i)                  # ldrsb.w r0, [r7, #1]!
+        if elem == 1:
+            v = ldrsb(m, inp + i)              # ldrsb.w r0, [r7, #1]!
+        else:
+            v = ldrsh(m, inp + 2 * i)
         v = sub(m, v, input_offset)            # subs: input_value
         bcc(m, v >= 0)                         # bpl: input_value >= 0
         if v >= 0:
@@ -188,18 +193,21 @@ def leaky_relu_s8(m, inp, out, size, rank, input_offset, output_offset, mult_alp
         r = add(m, r, output_offset)           # unclamped_output += ...
         if v < 0:
             b(m)
-        cmp(m, r, 127)                         # std::min(quantized_max, ...)
-        it(m, r < 127)
-        if r >= 127:
-            r = mov(m, 127)
+        cmp(m, r, q_max)                       # std::min(quantized_max, ...)
+        it(m, r < q_max)
+        if r >= q_max:
+            r = mov(m, q_max)
         add(m, i, 2)
-        cmp(m, r, -128)                        # std::max(quantized_min, ...)
+        cmp(m, r, -q_max - 1)                  # std::max(quantized_min, ...)
         sub(m, i, 0)
-        it(m, r >= -128)
-        if r < -128:
-            r = mov(m, -128)
+        it(m, r >= -q_max - 1)
+        if r < -q_max - 1:
+            r = mov(m, -q_max - 1)
         cmp(m, size, i + 1)
-        strb(m, out + i, r)                    # strb.w r4, [r9, #1]!
+        if elem == 1:
+            strb(m, out + i, r)                # strb.w r4, [r9, #1]!
+        else:
+            strh(m, out + 2 * i, r)
         bcc(m, i + 1 >= size)                  # ble: leave the loop
     add(m, 0, 12)                              # add sp, #12
     pop_pc(m, 9)
@@ -222,8 +230,9 @@ def run_relu6(m, case, addr, tracer=None):
 
 
 def run_leaky_relu(m, case, addr, tracer=None):
-    run(leaky_relu_s8, m, addr["input"], addr["output"], case["size"], case["rank"],
+    elem = case["elem"]
+    run(leaky_relu, m, addr["input"], addr["output"], case["size"], case["rank"],
         case["input_offset"], case["output_offset"], case["multiplier_alpha"],
-        case["shift_alpha"], case["multiplier_identity"], case["shift_identity"],
+        case["shift_alpha"], case["multiplier_identity"], case["shift_identity"], elem,
         tracer=tracer)
-    return ["QuantizeLeakyRelu<int8_t>", "MultiplyByQuantizedMultiplier"]
+    return [f"QuantizeLeakyRelu<int{8 * elem}_t>", "MultiplyByQuantizedMultiplier"]
