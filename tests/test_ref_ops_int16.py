@@ -31,7 +31,7 @@ tensorflow/lite/micro/kernels/<file>, tflite-micro HEAD of 2026-08-20), and arms
     ARG_MAX/ARG_MIN  arg_min_max.cc            no (f32, int8)  -
     MEAN             reduce_common.cc          yes             host (not ported)
     CAST             cast.cc                   yes (to/from)   simulated before (cast.py)
-    QUANTIZE i16->i32 quantize_common.cc       yes             host (not ported)
+    QUANTIZE i16->i32 quantize_common.cc       yes             simulated (and i8->i32)
 
 Counts: RESHAPE / SQUEEZE are one memcpy of the tensor's bytes (twice as many for int16);
 CONCATENATION is the int8 port's structure with its memcpy lengths doubled; EXPAND_DIMS,
@@ -40,7 +40,8 @@ ports' structure (one template with an element size) with halfword accesses (LDR
 for LDRSB / STRB) and memcpy lengths doubled, not transcribed from an int16 build; so are
 RELU and RELU6 (ReluQuantized / Relu6Quantized<int16_t>: the int8 loops with LDRSH / STRH),
 ABS (AbsEvalQuantized<int16_t>: LDRSH / SXTH / STRH, int16's clamp bounds) and LEAKY_RELU
-(QuantizeLeakyRelu<int16_t>: LDRSH / STRH, int16's clamp bounds).
+(QuantizeLeakyRelu<int16_t>: LDRSH / STRH, int16's clamp bounds); QUANTIZE to int32 is the
+Requantize loop with STR and no SSAT (the clamp to int32's own limits folds away).
 
 INEXACT_RATIO_NOTE: TFLM's Python interpreter (an x86 build) computes Prepare's
 `static_cast<double>(input_scale / output_scale)` with the division in double precision:
@@ -378,3 +379,39 @@ def test_leaky_relu_int16_every_value_bit_exact_on_every_path():
         for o in prof.ops:
             assert o.simulated and o.reference and "int16_t" in o.kernel, o
     assert want[1].max() == 32767 and want[1].min() == -32768 and want[2].min() == 100
+
+
+# --- QUANTIZE int16 -> int32 -----------------------------------------------------------------
+
+def test_quantize_int16_to_int32_every_value_bit_exact_on_every_path():
+    """Requantize<int16_t, int32_t>: a finer int32 scale with a zero point, the same scale;
+    no clamp on the int32 side."""
+    g = modelgen.Graph(seed=12)
+    x = g.input(ALL_INT16.shape, scale=2.0 ** -10, zero_point=0, dtype="int16")
+    g.output(g.quantize(x, 3 * 2.0 ** -20, 1000, dtype="int32"),
+             g.quantize(x, 2.0 ** -10, 0, dtype="int32"))
+    data = g.build()
+    m = model.parse(data, "quantize32.tflite")
+    want = tflm_outputs(data, [ALL_INT16], 1 << 21)
+    for path in PATHS:
+        prof = profiler.run(m, path, inputs=[ALL_INT16])
+        for k, (got, exp) in enumerate(zip(prof.outputs, want)):
+            assert got.dtype == exp.dtype == np.int32, (path, k)
+            assert np.array_equal(got, exp), (path, k, np.argwhere(got != exp)[:5])
+        for o in prof.ops:
+            assert o.simulated and o.reference and "int16_t, int32_t" in o.kernel, o
+    assert want[0].max() > 32767 * 300
+
+
+def test_quantize_int8_to_int32_bit_exact_on_every_path():
+    """Requantize<int8_t, int32_t>, which the same Prepare admits."""
+    g = modelgen.Graph(seed=12)
+    x = g.input((1, 256), scale=0.05, zero_point=-7)
+    g.output(g.quantize(x, 0.05 / 512, -3, dtype="int32"))
+    data = g.build()
+    xs = [np.arange(-128, 128, dtype=np.int8).reshape(1, 256)]
+    want = tflm_outputs(data, xs)
+    for path in PATHS:
+        prof = profiler.run(model.parse(data, "quantize8_32.tflite"), path, inputs=xs)
+        assert np.array_equal(prof.outputs[0], want[0]) and want[0].dtype == np.int32, path
+        assert prof.ops[0].simulated and "int8_t, int32_t" in prof.ops[0].kernel
