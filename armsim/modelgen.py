@@ -576,12 +576,12 @@ class Graph:
     def _max_min(self, code, a, b, name):
         shape = self._binary_shape(a, b, name)
         scale, zp = self.quant(a)
-        y = self.tensor(shape, "int8", scale, zp, name=name)
+        y = self.tensor(shape, self.tensors[a].dtype, scale, zp, name=name)
         opts = (tflite.MaximumMinimumOptionsStart, [], tflite.MaximumMinimumOptionsEnd)
         return self._op(code, [a, b], [y], _OPT.MaximumMinimumOptions, opts)
 
     def maximum(self, a, b, name=None):
-        """MAXIMUM of two int8 tensors (broadcasting allowed; the output takes a's
+        """MAXIMUM of two int8 (or int16) tensors (broadcasting allowed; the output takes a's
         quantization: the op compares raw values)."""
         return self._max_min(_BO.MAXIMUM, a, b, name or f"maximum_{len(self.ops)}")
 

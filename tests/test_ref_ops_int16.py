@@ -26,7 +26,7 @@ tensorflow/lite/micro/kernels/<file>, tflite-micro HEAD of 2026-08-20), and arms
     LEAKY_RELU       leaky_relu.cc             yes             simulated
     HARD_SWISH       hard_swish.cc             no (f32, int8)  -
     RELU / RELU6     activations.cc            yes             simulated
-    MAXIMUM/MINIMUM  maximum_minimum.cc        yes             host (not ported)
+    MAXIMUM/MINIMUM  maximum_minimum.cc        yes (reference) simulated
     ABS              elementwise.cc            yes (zp 0)      simulated (quantized)
     ARG_MAX/ARG_MIN  arg_min_max.cc            no (f32, int8)  -
     MEAN             reduce_common.cc          yes             host (not ported)
@@ -41,7 +41,8 @@ for LDRSB / STRB) and memcpy lengths doubled, not transcribed from an int16 buil
 RELU and RELU6 (ReluQuantized / Relu6Quantized<int16_t>: the int8 loops with LDRSH / STRH),
 ABS (AbsEvalQuantized<int16_t>: LDRSH / SXTH / STRH, int16's clamp bounds) and LEAKY_RELU
 (QuantizeLeakyRelu<int16_t>: LDRSH / STRH, int16's clamp bounds); QUANTIZE to int32 is the
-Requantize loop with STR and no SSAT (the clamp to int32's own limits folds away).
+Requantize loop with STR and no SSAT (the clamp to int32's own limits folds away);
+MAXIMUM / MINIMUM are MaximumMinimumBroadcastSlow's loops with LDRSH / STRH.
 
 INEXACT_RATIO_NOTE: TFLM's Python interpreter (an x86 build) computes Prepare's
 `static_cast<double>(input_scale / output_scale)` with the division in double precision:
@@ -415,3 +416,20 @@ def test_quantize_int8_to_int32_bit_exact_on_every_path():
         prof = profiler.run(model.parse(data, "quantize8_32.tflite"), path, inputs=xs)
         assert np.array_equal(prof.outputs[0], want[0]) and want[0].dtype == np.int32, path
         assert prof.ops[0].simulated and "int8_t, int32_t" in prof.ops[0].kernel
+
+
+# --- MAXIMUM / MINIMUM: int8 goes to CMSIS-NN, int16 to the reference kernel ---------------
+
+def test_maximum_minimum_int16_bit_exact_on_every_path():
+    """MaximumMinimumBroadcastSlow<int16_t>: equal shapes (the flat loop), broadcasts the
+    loops fuse differently, and a constant operand (placed in flash)."""
+    g = modelgen.Graph(seed=13)
+    a, b = int16_input(g, (2, 3, 4, 5)), int16_input(g, (2, 3, 4, 5))
+    row, col = int16_input(g, (1, 1, 1, 5)), int16_input(g, (2, 3, 1, 1))
+    c = g.tensor((4, 1), "int16", SCALE, 0,
+                 data=np.array([[-30000], [-5], [0], [31000]], np.int16))
+    g.output(g.maximum(a, b), g.minimum(a, b), g.maximum(a, row), g.minimum(col, a),
+             g.maximum(a, c), g.minimum(c, b))
+    profs = run_all_paths(g.build(), "maxmin16.tflite")
+    for o in profs["simd"].ops:
+        assert "<int16_t, M" in o.kernel and "arm_" not in o.kernel, o.kernel
