@@ -22,7 +22,7 @@ tensorflow/lite/micro/kernels/<file>, tflite-micro HEAD of 2026-08-20), and arms
     PAD / PADV2      pad.cc (cmsis_nn/pad.cc)  yes (reference) simulated
     TRANSPOSE        transpose.cc (cmsis_nn)   yes (reference) simulated
     MIRROR_PAD       mirror_pad.cc             no (f32, int8)  -
-    SUB              sub.cc                    yes             host (not ported)
+    SUB              sub.cc                    yes             simulated (elementwise)
     LEAKY_RELU       leaky_relu.cc             yes             simulated
     HARD_SWISH       hard_swish.cc             no (f32, int8)  -
     RELU / RELU6     activations.cc            yes             simulated
@@ -42,7 +42,9 @@ RELU and RELU6 (ReluQuantized / Relu6Quantized<int16_t>: the int8 loops with LDR
 ABS (AbsEvalQuantized<int16_t>: LDRSH / SXTH / STRH, int16's clamp bounds) and LEAKY_RELU
 (QuantizeLeakyRelu<int16_t>: LDRSH / STRH, int16's clamp bounds); QUANTIZE to int32 is the
 Requantize loop with STR and no SSAT (the clamp to int32's own limits folds away);
-MAXIMUM / MINIMUM are MaximumMinimumBroadcastSlow's loops with LDRSH / STRH.
+MAXIMUM / MINIMUM are MaximumMinimumBroadcastSlow's loops with LDRSH / STRH; SUB is
+SubElementwise's loop with LDRSH / STRH and left_shift 15 (before this, an all-int16 SUB
+ran the int8 kernel with left_shift 20 and gave int8 outputs: a wrong result, now fixed).
 
 INEXACT_RATIO_NOTE: TFLM's Python interpreter (an x86 build) computes Prepare's
 `static_cast<double>(input_scale / output_scale)` with the division in double precision:
@@ -433,3 +435,24 @@ def test_maximum_minimum_int16_bit_exact_on_every_path():
     profs = run_all_paths(g.build(), "maxmin16.tflite")
     for o in profs["simd"].ops:
         assert "<int16_t, M" in o.kernel and "arm_" not in o.kernel, o.kernel
+
+
+# --- SUB -------------------------------------------------------------------------------------
+
+def sub(g, a, b, scale, activation="NONE"):
+    y = g.tensor(g._binary_shape(a, b, "sub"), "int16", scale, 0)
+    return g._op(BO.SUB, [a, b], [y], OPT.SubOptions,
+                 (tflite.SubOptionsStart, [(tflite.SubOptionsAddFusedActivationFunction,
+                                            getattr(tflite.ActivationFunctionType, activation))],
+                  tflite.SubOptionsEnd))
+
+
+def test_sub_int16_bit_exact_on_every_path():
+    """Sub<int16_t> (SubElementwise, left_shift 15): equal and different input scales, an
+    output that saturates, a fused RELU."""
+    g = modelgen.Graph(seed=14)
+    a, b = int16_input(g, (2, 5, 7)), int16_input(g, (2, 5, 7))
+    c = g.input((2, 5, 7), scale=2.0 ** -11, zero_point=0, dtype="int16")
+    g.output(sub(g, a, b, 2.0 ** -9), sub(g, a, c, 2.0 ** -10), sub(g, c, a, 2.0 ** -12),
+             sub(g, b, c, 2.0 ** -9, activation="RELU"))
+    run_all_paths(g.build(), "sub16.tflite")
