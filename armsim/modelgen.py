@@ -457,7 +457,7 @@ class Graph:
         out = [1 if i in axes else s for i, s in enumerate(shape)] if keep_dims else \
             [s for i, s in enumerate(shape) if i not in axes]
         scale, zp = self.quant(x)
-        y = self.tensor(out, "int8", scale if out_scale is None else out_scale,
+        y = self.tensor(out, self.tensors[x].dtype, scale if out_scale is None else out_scale,
                         zp if out_zero_point is None else out_zero_point, name=name)
         ax = self.tensor((len(axes),), "int32", data=np.array(axes, np.int32),
                          name=f"{self.tensors[y].name}/axes")

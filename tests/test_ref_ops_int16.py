@@ -29,7 +29,7 @@ tensorflow/lite/micro/kernels/<file>, tflite-micro HEAD of 2026-08-20), and arms
     MAXIMUM/MINIMUM  maximum_minimum.cc        yes (reference) simulated
     ABS              elementwise.cc            yes (zp 0)      simulated (quantized)
     ARG_MAX/ARG_MIN  arg_min_max.cc            no (f32, int8)  -
-    MEAN             reduce_common.cc          yes             host (not ported)
+    MEAN             reduce_common.cc          yes             simulated
     CAST             cast.cc                   yes (to/from)   simulated before (cast.py)
     QUANTIZE i16->i32 quantize_common.cc       yes             simulated (and i8->i32)
 
@@ -44,7 +44,8 @@ ABS (AbsEvalQuantized<int16_t>: LDRSH / SXTH / STRH, int16's clamp bounds) and L
 Requantize loop with STR and no SSAT (the clamp to int32's own limits folds away);
 MAXIMUM / MINIMUM are MaximumMinimumBroadcastSlow's loops with LDRSH / STRH; SUB is
 SubElementwise's loop with LDRSH / STRH and left_shift 15 (before this, an all-int16 SUB
-ran the int8 kernel with left_shift 20 and gave int8 outputs: a wrong result, now fixed).
+ran the int8 kernel with left_shift 20 and gave int8 outputs: a wrong result, now fixed);
+MEAN is QuantizedMeanOrSum's loops with LDRSH / STRH and SSAT #16.
 
 INEXACT_RATIO_NOTE: TFLM's Python interpreter (an x86 build) computes Prepare's
 `static_cast<double>(input_scale / output_scale)` with the division in double precision:
@@ -456,3 +457,17 @@ def test_sub_int16_bit_exact_on_every_path():
     g.output(sub(g, a, b, 2.0 ** -9), sub(g, a, c, 2.0 ** -10), sub(g, c, a, 2.0 ** -12),
              sub(g, b, c, 2.0 ** -9, activation="RELU"))
     run_all_paths(g.build(), "sub16.tflite")
+
+
+# --- MEAN ------------------------------------------------------------------------------------
+
+def test_mean_int16_bit_exact_on_every_path():
+    """QuantizedMeanOrSum<int16_t, int32_t>: spatial means kept and dropped, one axis, all
+    axes, a rescaled output (16 times finer: float-exact ratio)."""
+    g = modelgen.Graph(seed=15)
+    x = int16_input(g, (1, 4, 5, 6))
+    g.output(g.mean(x), g.mean(x, axes=(1, 2), keep_dims=False), g.mean(x, axes=(-1,)),
+             g.mean(x, axes=(0, 1, 2, 3)), g.mean(x, axes=(3,), out_scale=2.0 ** -14,
+                                                  out_zero_point=0))
+    profs = run_all_paths(g.build(), "mean16.tflite")
+    assert all("<int16_t, int32_t>" in o.kernel for o in profs["simd"].ops)

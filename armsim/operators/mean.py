@@ -1,18 +1,21 @@
 """MEAN: TFLM's Register_MEAN() (reduce.cc, reduce_common.cc), the reference kernel on every
-path."""
+path, int8 or int16 (EvalIntegerMean<T>)."""
 import numpy as np
 
 from armsim.kernels.tflm.quantization_util import (QuantizationError, quantize_multiplier)
 from armsim.operators import EvalGlue, Operator
-from armsim.operators.common import (Step, case_tag, error, input_tensor, require_int8,
-                                     tensor_scale, tensor_zero_point)
+from armsim.operators.common import (NotSimulated, Step, case_tag, error, input_tensor,
+                                     int16_output, require_int8_or_int16, tensor_scale,
+                                     tensor_zero_point)
 
 
 def prepare(model, op):
     inp, axis_t = input_tensor(model, op, 0, "input"), input_tensor(model, op, 1, "axis")
     out = model.tensors[op.outputs[0]]
-    require_int8(model, op, inp, "input")
-    require_int8(model, op, out, "output")
+    elem = require_int8_or_int16(model, op, inp, "input")
+    if out.type != inp.type:
+        raise NotSimulated(f"output {out.describe()} is {out.type}, input {inp.type}")
+    require_int8_or_int16(model, op, out, "output")
     if axis_t.data is None:
         raise error(model, op, f"axis {axis_t.describe()} must be constant")
     rank = len(inp.shape)
@@ -38,9 +41,9 @@ def prepare(model, op):
             "num_elements_in_axis": int(np.prod([inp.shape[a] for a in axes],
                                                  dtype=np.int64)),
             "input_zp": tensor_zero_point(inp), "output_zp": tensor_zero_point(out), "multiplier": mult, "shift": shift,
-            "output_size": out.size, "scratch_bytes": 4 * out.size}
+            "output_size": out.size, "scratch_bytes": 4 * out.size, "elem": elem}
     return Step(op.index, op.op, "mean", True, case, {"input": inp.index}, out.index,
-                out.shape)
+                out.shape, extra=int16_output(elem))
 
 
 def run_reference(m, case, addr, tracer=None):

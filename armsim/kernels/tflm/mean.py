@@ -1,5 +1,5 @@
-"""TFLite Micro's int8 MEAN (reduce_common.cc EvalIntegerMean ->
-reference_ops::QuantizedMeanOrSum, reduce.h), counted.
+"""TFLite Micro's int8 and int16 MEAN (reduce_common.cc EvalIntegerMean<T> ->
+reference_ops::QuantizedMeanOrSum<T, int32_t>, reduce.h), counted.
 
     for idx < num_outputs: output_data[idx] = 0; temp_sum[idx] = 0;
     ReduceSumImpl: for every input element (temp_index walks the input with NextIndex),
@@ -9,27 +9,30 @@ reference_ops::QuantizedMeanOrSum, reduce.h), counted.
     output_shift -= shift;
     for idx < num_outputs:
         output = MultiplyByQuantizedMultiplier(temp_sum[idx] - input_zp * n, mult, shift)
-                 + output_zp, clamped to int8.
+                 + output_zp, clamped to T.
 
 The input is viewed as 4-D (leading dims of 1); `axis_mask` has bit d set for each
 reduced dimension.  temp_sum is the op's int32 scratch buffer in the arena.
 MultiplyByQuantizedMultiplier (double rounding) is computed with arm_nn_requantize, the
-same arithmetic.
+same arithmetic.  int16 (`elem` 2) is the same structure with LDRSH / STRH and SSAT #16.
 """
 from armsim.cpu.kernel import kernel, run
-from armsim.cpu.ops import (add, bcc, bl, cmp, ldr, ldrsb, mla, mov, mul, pop_pc, push, ssat,
-                        str_, strb, sub)
+from armsim.cpu.ops import (add, bcc, bl, cmp, ldr, ldrsb, ldrsh, mla, mov, mul, pop_pc, push,
+                            ssat, str_, strb, strh, sub)
 
 from armsim.kernels.cmsis_nn.arm_nn_requantize import arm_nn_requantize
 
 
 @kernel
-def quantized_mean_s8(m, inp, out, temp_sum, d0, d1, d2, d3, axis_mask, num_outputs,
-                      n_in_axis, input_zp, output_zp, mult, shift):
+def quantized_mean(m, inp, out, temp_sum, d0, d1, d2, d3, axis_mask, num_outputs,
+                   n_in_axis, input_zp, output_zp, mult, shift, elem):
     bl(m)
     push(m, 9)
     for idx in range(num_outputs):                       # reset output and temp_sum
-        strb(m, out + idx, 0)
+        if elem == 1:
+            strb(m, out + idx, 0)
+        else:
+            strh(m, out + 2 * idx, 0)
         str_(m, temp_sum + 4 * idx, 0)
         cmp(m, idx + 1, num_outputs)
         bcc(m, idx + 1 < num_outputs)
@@ -61,7 +64,7 @@ def quantized_mean_s8(m, inp, out, temp_sum, d0, d1, d2, d3, axis_mask, num_outp
             offset = mla(m, offset, o3, i3)
         cmp(m, axis_mask & 8, 0)
         bcc(m, (axis_mask & 8) != 0)
-        v = ldrsb(m, inp + k)
+        v = ldrsb(m, inp + k) if elem == 1 else ldrsh(m, inp + 2 * k)
         s = ldr(m, temp_sum + 4 * offset)
         str_(m, temp_sum + 4 * offset, add(m, s, v))     # temp_sum[offset] += input
         # NextIndex: increment the innermost index, carry outwards
@@ -98,8 +101,11 @@ def quantized_mean_s8(m, inp, out, temp_sum, d0, d1, d2, d3, axis_mask, num_outp
         push(m, 2)
         o = arm_nn_requantize(m, s, mult, shift)
         pop_pc(m, 2)
-        o = ssat(m, add(m, o, output_zp), 8, 0)
-        strb(m, out + idx, o)
+        o = ssat(m, add(m, o, output_zp), 8 * elem, 0)
+        if elem == 1:
+            strb(m, out + idx, o)
+        else:
+            strh(m, out + 2 * idx, o)
         cmp(m, idx + 1, num_outputs)
         bcc(m, idx + 1 < num_outputs)
     pop_pc(m, 9)
@@ -112,7 +118,8 @@ def run_reference(m, case, addr, tracer=None):
     mask = 0
     for a in case["axes"]:
         mask |= 1 << (a + lead)
-    run(quantized_mean_s8, m, addr["input"], addr["output"], addr["scratch"], *shape, mask,
+    elem = case["elem"]
+    run(quantized_mean, m, addr["input"], addr["output"], addr["scratch"], *shape, mask,
         case["output_size"], case["num_elements_in_axis"], case["input_zp"],
-        case["output_zp"], case["multiplier"], case["shift"], tracer=tracer)
-    return ["QuantizedMeanOrSum<int8_t, int32_t>"]
+        case["output_zp"], case["multiplier"], case["shift"], elem, tracer=tracer)
+    return [f"QuantizedMeanOrSum<int{8 * elem}_t, int32_t>"]
