@@ -527,7 +527,7 @@ class Graph:
         paddings = np.asarray(paddings, np.int32).reshape(len(shape), 2)
         out = [s + int(p[0]) + int(p[1]) for s, p in zip(shape, paddings)]
         scale, zp = self.quant(x)
-        y = self.tensor(out, "int8", scale, zp, name=name)
+        y = self.tensor(out, self.tensors[x].dtype, scale, zp, name=name)
         p = self.tensor((len(shape), 2), "int32", data=paddings,
                         name=f"{self.tensors[y].name}/paddings")
         opts = (tflite.PadOptionsStart, [], tflite.PadOptionsEnd)
@@ -607,23 +607,24 @@ class Graph:
         if sorted(perm) != list(range(len(shape))):
             raise ModelGenError(f"transpose: {list(perm)} is not a permutation of {shape}")
         scale, zp = self.quant(x)
-        y = self.tensor([shape[p] for p in perm], "int8", scale, zp, name=name)
+        y = self.tensor([shape[p] for p in perm], self.tensors[x].dtype, scale, zp, name=name)
         p = self.tensor((len(perm),), "int32", data=np.array(perm, np.int32),
                         name=f"{self.tensors[y].name}/perm")
         opts = (tflite.TransposeOptionsStart, [], tflite.TransposeOptionsEnd)
         return self._op(_BO.TRANSPOSE, [x, p], [y], _OPT.TransposeOptions, opts)
 
     def pad_v2(self, x, paddings, value, name=None):
-        """PADV2: PAD with the int8 `value` (a scalar constant input in the output's
-        quantization, as TFLM's Prepare requires)."""
+        """PADV2: PAD with `value` of x's type (int8 or int16: a scalar constant input in the
+        output's quantization, as TFLM's Prepare requires for int8)."""
         shape = self.shape(x)
         paddings = np.asarray(paddings, np.int32).reshape(len(shape), 2)
         out = [s + int(p[0]) + int(p[1]) for s, p in zip(shape, paddings)]
         scale, zp = self.quant(x)
-        y = self.tensor(out, "int8", scale, zp, name=name)
+        dtype = self.tensors[x].dtype
+        y = self.tensor(out, dtype, scale, zp, name=name)
         p = self.tensor((len(shape), 2), "int32", data=paddings,
                         name=f"{self.tensors[y].name}/paddings")
-        v = self.tensor((), "int8", scale, zp, data=np.array(value, np.int8),
+        v = self.tensor((), dtype, scale, zp, data=np.array(value, _DTYPES[dtype][1]),
                         name=f"{self.tensors[y].name}/constant_values")
         opts = (tflite.PadV2OptionsStart, [], tflite.PadV2OptionsEnd)
         return self._op(_BO.PADV2, [x, p, v], [y], _OPT.PadV2Options, opts)
@@ -631,12 +632,12 @@ class Graph:
     def _max_min(self, code, a, b, name):
         shape = self._binary_shape(a, b, name)
         scale, zp = self.quant(a)
-        y = self.tensor(shape, "int8", scale, zp, name=name)
+        y = self.tensor(shape, self.tensors[a].dtype, scale, zp, name=name)
         opts = (tflite.MaximumMinimumOptionsStart, [], tflite.MaximumMinimumOptionsEnd)
         return self._op(code, [a, b], [y], _OPT.MaximumMinimumOptions, opts)
 
     def maximum(self, a, b, name=None):
-        """MAXIMUM of two int8 tensors (broadcasting allowed; the output takes a's
+        """MAXIMUM of two int8 (or int16) tensors (broadcasting allowed; the output takes a's
         quantization: the op compares raw values)."""
         return self._max_min(_BO.MAXIMUM, a, b, name or f"maximum_{len(self.ops)}")
 
@@ -834,8 +835,9 @@ class Graph:
                         _OPT.UnidirectionalSequenceLSTMOptions, opts)
 
     def concatenation(self, xs, axis=-1, activation="NONE", name=None):
-        """CONCATENATION; TFLM's int8 kernel needs equal input/output quantization, so the
-        output takes the first input's and every input must match it."""
+        """CONCATENATION of int8 or int16 tensors; TFLM's int8 kernel needs equal input/output
+        quantization, so the output takes the first input's and every int8 input must match
+        it (int16 inputs may differ in scale: TFLM only asks zero point 0)."""
         name = name or f"concatenation_{len(self.ops)}"
         shapes = [self.shape(x) for x in xs]
         rank = len(shapes[0])
@@ -844,11 +846,12 @@ class Graph:
             if len(s) != rank or any(s[i] != shapes[0][i] for i in range(rank) if i != ax):
                 raise ModelGenError(f"{name}: shapes {shapes} do not concatenate on axis {axis}")
         q = self.quant(xs[0])
-        if any(self.quant(x) != q for x in xs):
-            raise ModelGenError(f"{name}: inputs must share one quantization")
+        dtype = self.tensors[xs[0]].dtype
+        if dtype == "int8" and any(self.quant(x) != q for x in xs):
+            raise ModelGenError(f"{name}: int8 inputs must share one quantization")
         out = list(shapes[0])
         out[ax] = sum(s[ax] for s in shapes)
-        y = self.tensor(out, "int8", q[0], q[1], name=name)
+        y = self.tensor(out, dtype, q[0], q[1], name=name)
         opts = (tflite.ConcatenationOptionsStart, [
             (tflite.ConcatenationOptionsAddAxis, axis),
             (tflite.ConcatenationOptionsAddFusedActivationFunction, _ACTIVATIONS[activation])],

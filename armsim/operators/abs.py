@@ -10,7 +10,7 @@ import numpy as np
 from armsim.kernels.tflm.quantization_util import QuantizationError, quantize_multiplier
 from armsim.operators import EvalGlue, Operator
 from armsim.operators.common import (NotSimulated, Step, case_tag, error, input_tensor,
-                                     tensor_scale, tensor_zero_point)
+                                     int16_output, tensor_scale, tensor_zero_point)
 
 TYPES = ("FLOAT32", "INT8", "INT16")        # IsAbsSupportedType
 
@@ -24,12 +24,17 @@ def prepare(model, op):
     if inp.type not in TYPES:
         raise error(model, op, f"input {inp.describe()} is {inp.type}: TFLM's ABS takes "
                                f"{', '.join(TYPES)}")
-    if inp.type != "INT8":
-        raise NotSimulated(f"input {inp.describe()} is {inp.type}: armsim simulates int8")
+    if inp.type == "FLOAT32" or (inp.type == "INT16" and not len(inp.scale)):
+        raise NotSimulated(f"input {inp.describe()} is {inp.type} without quantization: "
+                           f"armsim simulates quantized int8 and int16")
     for t, what in ((inp, "input"), (out, "output")):
         if not len(t.scale):
             raise error(model, op, f"{what} {t.describe()} has no quantization parameters "
                                    f"(TFLM requires affine quantization)")
+        if inp.type == "INT16" and tensor_zero_point(t) != 0:
+            raise error(model, op, f"{what} {t.describe()} zero point {tensor_zero_point(t)} "
+                                   f"(TFLM's int16 ABS requires 0)")
+    elem = 2 if inp.type == "INT16" else 1
     if out.size != inp.size:
         raise error(model, op, f"output {out.describe()} has {out.size} elements, input "
                                f"{inp.size} (TFLM writes the input's count)")
@@ -46,9 +51,9 @@ def prepare(model, op):
     case = {"case": case_tag(model, op), "family": "abs", "rank": len(inp.shape),
             "size": int(inp.size), "input_offset": tensor_zero_point(inp),
             "output_offset": tensor_zero_point(out), "needs_rescale": int(needs_rescale),
-            "multiplier": mult, "shift": shift}
+            "multiplier": mult, "shift": shift, "elem": elem}
     return Step(op.index, op.op, "abs", True, case, {"input": inp.index}, out.index,
-                out.shape)
+                out.shape, extra=int16_output(elem))
 
 
 def run_reference(m, case, addr, tracer=None):

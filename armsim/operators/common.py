@@ -186,6 +186,32 @@ def require_int8(model, op, t, what):
         raise error(model, op, f"{what} {t.describe()} has no quantization parameters")
 
 
+def simulated_elem(t, others, what):
+    """The element size (1, 2) of a type-generic data-movement kernel armsim simulates for
+    `t` (the tensor TFLM's type switch reads) and `others` of its type (int8 or int16); other
+    types run on the host."""
+    if t.type not in ("INT8", "INT16") or any(o.type != t.type for o in others):
+        raise NotSimulated(f"{what} {t.describe()} is {t.type}: armsim simulates int8 and "
+                           f"int16")
+    return 1 if t.type == "INT8" else 2
+
+
+def int16_output(elem):
+    """Step.extra for an int16 output buffer (int8, the default, needs none)."""
+    return {"output_dtype": "int16"} if elem == 2 else {}
+
+
+def require_int8_or_int16(model, op, t, what):
+    """int8, or int16 where TFLM's kernel has an int16 variant (its type switch); returns
+    the element size in bytes."""
+    if t.type != "INT16":
+        require_int8(model, op, t, what)
+        return 1
+    if not len(t.scale):
+        raise error(model, op, f"{what} {t.describe()} has no quantization parameters")
+    return 2
+
+
 def require_rank(model, op, t, n, what):
     if len(t.shape) != n:
         raise error(model, op, f"{what} {t.describe()} has shape {list(t.shape)}, expected "

@@ -1,16 +1,17 @@
 """CONCATENATION: TFLM's Register_CONCATENATION() (concatenation.cc), the reference kernel
-on every path."""
+on every path, int8 or int16 (Prepare: int8 inputs share the output's scale and zero point,
+int16 inputs and output have zero point 0, scales free: the kernel copies raw values)."""
 import numpy as np
 
 from armsim.operators import EvalGlue, Operator
-from armsim.operators.common import (Step, case_tag, error, fused_activation, require_int8,
-                                     tensor_scale, tensor_zero_point)
+from armsim.operators.common import (Step, case_tag, error, fused_activation, int16_output,
+                                     require_int8_or_int16, tensor_scale, tensor_zero_point)
 
 
 def prepare(model, op):
     ins = [model.tensors[i] for i in op.inputs if i >= 0]
     out = model.tensors[op.outputs[0]]
-    require_int8(model, op, out, "output")
+    elem = require_int8_or_int16(model, op, out, "output")
     axis = op.options["Axis"]
     rank = len(out.shape)
     if axis < 0:
@@ -22,24 +23,35 @@ def prepare(model, op):
         raise error(model, op, f"fused activation {act} (TFLM's CONCATENATION takes none)")
     total = 0
     for t in ins:
-        require_int8(model, op, t, "input")
+        if t.type != out.type:   # concatenation.cc TF_LITE_ENSURE_TYPES_EQ
+            raise error(model, op, f"input {t.describe()} is {t.type}, output {out.type}")
+        require_int8_or_int16(model, op, t, "input")
         if len(t.shape) != rank or any(t.shape[d] != out.shape[d]
                                        for d in range(rank) if d != axis):
             raise error(model, op, f"input {t.describe()} shape {list(t.shape)} does not "
                                   f"match output {list(out.shape)} off axis {axis}")
-        if tensor_scale(t) != tensor_scale(out) or tensor_zero_point(t) != tensor_zero_point(out):
+        if elem == 2 and tensor_zero_point(t) != 0:
+            raise error(model, op, f"input {t.describe()} zero point {tensor_zero_point(t)} "
+                                  f"(TFLM int16 concatenation requires 0)")
+        if elem == 1 and (tensor_scale(t) != tensor_scale(out)
+                          or tensor_zero_point(t) != tensor_zero_point(out)):
             raise error(model, op, f"input {t.describe()} quantization differs from the "
                                   f"output's (TFLM int8 concatenation requires equal)")
         total += t.shape[axis]
+    if elem == 2 and tensor_zero_point(out) != 0:
+        raise error(model, op, f"output {out.describe()} zero point {tensor_zero_point(out)} "
+                              f"(TFLM int16 concatenation requires 0)")
     if total != out.shape[axis]:
         raise error(model, op, f"inputs sum to {total} along axis {axis}, output has "
                               f"{out.shape[axis]}")
     outer = int(np.prod(out.shape[:axis], dtype=np.int64))
     inner = int(np.prod(out.shape[axis + 1:], dtype=np.int64))
     case = {"case": case_tag(model, op), "family": "concatenation",
-            "outer": outer, "copy_sizes": [int(t.shape[axis]) * inner for t in ins]}
+            "outer": outer, "elem": elem,
+            "copy_sizes": [int(t.shape[axis]) * inner for t in ins]}
     return Step(op.index, op.op, "concatenation", True, case,
-                {"inputs": [t.index for t in ins]}, out.index, out.shape)
+                {"inputs": [t.index for t in ins]}, out.index, out.shape,
+                extra=int16_output(elem))
 
 
 def run_reference(m, case, addr, tracer=None):

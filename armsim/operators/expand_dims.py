@@ -9,7 +9,8 @@ and float32 left to TFLM on the host).
 import numpy as np
 
 from armsim.operators import EvalGlue, Operator
-from armsim.operators.common import NotSimulated, Step, case_tag, error, input_tensor
+from armsim.operators.common import (NotSimulated, Step, case_tag, error, input_tensor,
+                                     int16_output, simulated_elem)
 
 
 def prepare(model, op):
@@ -41,12 +42,11 @@ def prepare(model, op):
                                f"takes int8, int16 and float32")
     if out.type != inp.type:
         raise NotSimulated(f"output {out.describe()} is {out.type}, input {inp.type}")
-    if inp.type != "INT8":
-        raise NotSimulated(f"input {inp.describe()} is {inp.type}: armsim simulates int8")
+    elem = simulated_elem(inp, [], "input")
     case = {"case": case_tag(model, op), "family": "expand_dims", "rank": rank,
-            "size": int(inp.size)}
+            "size": int(inp.size), "elem": elem}
     return Step(op.index, op.op, "expand_dims", True, case, {"input": inp.index}, out.index,
-                out.shape)
+                out.shape, extra=int16_output(elem))
 
 
 def run_reference(m, case, addr, tracer=None):

@@ -1,5 +1,5 @@
 """LEAKY_RELU: TFLM's Register_LEAKY_RELU() (leaky_relu.cc, leaky_relu_common.cc
-CalculateOpDataLeakyRelu), the reference kernel on every path.
+CalculateOpDataLeakyRelu), the reference kernel on every path, int8 or int16.
 
 Prepare: input and output types equal (TF_LITE_ENSURE_TYPES_EQ), one input and one output;
 output_multiplier_alpha/shift = QuantizeMultiplier((double)(input scale * alpha / output
@@ -10,8 +10,8 @@ import numpy as np
 
 from armsim.kernels.tflm.quantization_util import QuantizationError, quantize_multiplier
 from armsim.operators import Operator
-from armsim.operators.common import (Step, error, require_int8, tensor_scale,
-                                     tensor_zero_point)
+from armsim.operators.common import (Step, error, int16_output, require_int8_or_int16,
+                                     tensor_scale, tensor_zero_point)
 from armsim.operators.relu import UNARY_GLUE, unary_case, unary_operands
 
 
@@ -28,8 +28,8 @@ def prepare(model, op):
     if inp.type != out.type:
         raise error(model, op, f"input {inp.describe()} is {inp.type}, output "
                                f"{out.describe()} {out.type} (TFLM requires equal types)")
-    inp, out = unary_operands(model, op)
-    require_int8(model, op, out, "output")
+    inp, out = unary_operands(model, op, int16=True)
+    elem = require_int8_or_int16(model, op, out, "output")
     in_scale, out_scale = tensor_scale(inp), tensor_scale(out)
     alpha = np.float32(op.options["Alpha"])
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
@@ -39,9 +39,10 @@ def prepare(model, op):
     mult_i, shift_i = _multiplier(model, op, real_identity, "identity")
     case = unary_case(model, op, inp, "leaky_relu", input_offset=tensor_zero_point(inp),
                       output_offset=tensor_zero_point(out), multiplier_alpha=mult_a,
-                      shift_alpha=shift_a, multiplier_identity=mult_i, shift_identity=shift_i)
+                      shift_alpha=shift_a, multiplier_identity=mult_i, shift_identity=shift_i,
+                      elem=elem)
     return Step(op.index, op.op, "leaky_relu", True, case, {"input": inp.index}, out.index,
-                out.shape)
+                out.shape, extra=int16_output(elem))
 
 
 def run_reference(m, case, addr, tracer=None):

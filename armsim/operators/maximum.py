@@ -11,11 +11,16 @@ reference kernel there.
 Eval glue: no measurement covers these Evals; the body sizes are estimates from the C
 (OpContext, the three FillVariableShape calls / the reference TFLiteOperation), the call
 counts are the code's: OpContext looks all three tensors up, then Eval again.
+
+int16 (16x8 models): cmsis_nn/maximum_minimum.cc sends int16 to TFLiteOperation<int16_t>,
+the reference kernel, on every path; its operands travel as "inputs" (a constant one in
+flash, profiler's extra["constants"]).
 """
 import numpy as np
 
 from armsim.operators import EvalGlue, Operator
-from armsim.operators.common import Step, case_tag, error, input_tensor, require_int8
+from armsim.operators.common import (Step, case_tag, error, input_tensor, int16_output,
+                                     require_int8, simulated_elem)
 
 DIMS = "nhwc"
 
@@ -23,8 +28,10 @@ DIMS = "nhwc"
 def prepare_max_min(model, op, family):
     a, b = input_tensor(model, op, 0, "input1"), input_tensor(model, op, 1, "input2")
     out = model.tensors[op.outputs[0]]
+    elem = simulated_elem(out, [a, b], "output")
     for t, what in ((a, "input1"), (b, "input2"), (out, "output")):
-        require_int8(model, op, t, what)
+        if elem == 1:
+            require_int8(model, op, t, what)
         if len(t.shape) > 4:
             raise error(model, op, f"{what} {t.describe()} has rank {len(t.shape)}: TFLM's "
                                    f"CMSIS-NN {op.op} extends shapes to 4-D")
@@ -42,6 +49,13 @@ def prepare_max_min(model, op, family):
     case = {"case": case_tag(model, op), "family": family, "input_1_dims": dims4(a),
             "input_2_dims": dims4(b), "output_dims": dims4(out),
             "tensor_shapes": [list(a.shape), list(b.shape), list(out.shape)]}
+    if elem == 2:
+        step = Step(op.index, op.op, family, True, dict(case, elem=elem),
+                    {"inputs": [a.index, b.index]}, out.index, out.shape,
+                    extra=int16_output(elem))
+        step.extra["constants"] = {t.index: np.asarray(t.data).astype(np.int16)
+                                   for t in (a, b) if t.constant}
+        return step
     inputs = {}
     for field, t in (("input", a), ("input2", b)):
         if t.constant:
@@ -55,6 +69,14 @@ def prepare(model, op):
     return prepare_max_min(model, op, "maximum")
 
 
+def run_reference(m, case, addr, tracer=None):
+    """int16's reference-only run (int8's reference path runs through the family)."""
+    from armsim.kernels.tflm.maximum_minimum import run_max_min, shapes
+    a, b = addr["inputs"]
+    return run_max_min(m, case["family"] == "maximum", *shapes(case), a, b, addr["output"],
+                       tracer, case["elem"])
+
+
 GLUE = {"cmsis": EvalGlue((40 + 3 * 20, 40 + 3 * 20), (5, 2, 3, 0)),
         # EvalMaximum + OpContext + FillVariableShape x 3 (estimates)
         "reference": EvalGlue((40 + 20, 40 + 20), (5, 2, 3, 0))}
@@ -64,4 +86,5 @@ OPERATOR = Operator(
     name="MAXIMUM", max_version=4, prepare=prepare,
     cmsis_entry="arm_maximum_s8", glue=GLUE,
     op_data=(0, 0, 0),         # no builtin params, no OpData
+    run_reference=run_reference,
 )

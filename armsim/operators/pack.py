@@ -1,5 +1,5 @@
 """PACK: TFLM's Register_PACK() (pack.cc: no Prepare, PackEval -> PackImpl<T> by the
-output's type), the reference kernel on every path.
+output's type), the reference kernel on every path, int8 and int16 simulated.
 
 TFLM checks nothing before Eval: values_count (options) inputs are read, axis (negative: plus
 the output's rank) splits the output's dims into outer_size and copy_size.  armsim refuses
@@ -8,7 +8,8 @@ what TFLM would read or write outside a tensor.
 import numpy as np
 
 from armsim.operators import EvalGlue, Operator
-from armsim.operators.common import NotSimulated, Step, case_tag, error
+from armsim.operators.common import (NotSimulated, Step, case_tag, error, int16_output,
+                                     simulated_elem)
 
 #: PackImpl / UnpackImpl output types TFLM's Eval switches on
 TYPES = {"PACK": ("FLOAT32", "INT8", "INT16", "INT32", "INT64"),
@@ -41,15 +42,14 @@ def prepare(model, op):
     if out.type not in TYPES["PACK"]:
         raise error(model, op, f"output {out.describe()} is {out.type}: TFLM's PACK takes "
                                f"{', '.join(TYPES['PACK'])}")
-    if out.type != "INT8" or any(t.type != "INT8" for t in ins):
-        raise NotSimulated(f"output {out.describe()} is {out.type}: armsim simulates int8")
+    elem = simulated_elem(out, ins, "output")
     if any(t.constant for t in ins):
         raise NotSimulated("a constant input: armsim's port takes activations")
     case = {"case": case_tag(model, op), "family": "pack", "rank": len(out.shape),
             "axis": axis, "negative_axis": int(op.options["Axis"] < 0),
-            "other_rank": len(ins[0].shape), "outer": outer, "copy": copy}
+            "other_rank": len(ins[0].shape), "outer": outer, "copy": copy, "elem": elem}
     return Step(op.index, op.op, "pack", True, case, {"inputs": [t.index for t in ins]},
-                out.index, out.shape)
+                out.index, out.shape, extra=int16_output(elem))
 
 
 def run_reference(m, case, addr, tracer=None):

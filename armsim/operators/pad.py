@@ -17,8 +17,8 @@ PadEvalInt8 looks them up again and builds one RuntimeShape.
 import numpy as np
 
 from armsim.operators import EvalGlue, Operator
-from armsim.operators.common import (Step, case_tag, error, input_tensor, require_int8,
-                                     tensor_scale, tensor_zero_point)
+from armsim.operators.common import (Step, case_tag, error, input_tensor, int16_output,
+                                     simulated_elem, tensor_scale, tensor_zero_point)
 
 DIMS = "nhwc"
 
@@ -26,8 +26,7 @@ DIMS = "nhwc"
 def prepare_pad(model, op, with_value):
     inp, pads = input_tensor(model, op, 0, "input"), input_tensor(model, op, 1, "paddings")
     out = model.tensors[op.outputs[0]]
-    require_int8(model, op, inp, "input")
-    require_int8(model, op, out, "output")
+    elem = simulated_elem(inp, [out], "input")
     rank = len(inp.shape)
     if not 1 <= rank <= 4:
         raise error(model, op, f"input {inp.describe()} has rank {rank}: TFLM's CMSIS-NN PAD "
@@ -47,17 +46,17 @@ def prepare_pad(model, op, with_value):
     expect = tuple(int(d + a + b) for d, (a, b) in zip(inp.shape, p))
     if expect != out.shape:
         raise error(model, op, f"output shape {list(out.shape)}, paddings give {list(expect)}")
-    value = tensor_zero_point(out)
+    value = tensor_zero_point(out) if elem == 1 else 0   # int16: PadEval's default 0
     if with_value and len(op.inputs) > 2 and op.inputs[2] >= 0:
         v = input_tensor(model, op, 2, "constant_values")
-        if v.type != "INT8" or v.data is None or v.size != 1:
-            raise error(model, op, f"constant_values {v.describe()} must be one constant INT8 "
-                                   f"value")
-        if tensor_zero_point(v) != tensor_zero_point(out) or \
-                tensor_scale(v) != tensor_scale(out):
+        if v.type != inp.type or v.data is None or v.size != 1:
+            raise error(model, op, f"constant_values {v.describe()} must be one constant "
+                                   f"{inp.type} value")
+        if elem == 1 and (tensor_zero_point(v) != tensor_zero_point(out) or
+                          tensor_scale(v) != tensor_scale(out)):
             raise error(model, op, f"constant_values {v.describe()} must have the output's "
                                    f"scale and zero point (TFLM's Prepare)")
-        value = int(np.asarray(v.data).astype(np.int8).ravel()[0])
+        value = int(np.asarray(v.data).ravel()[0])
     k = 4 - rank
     shape4 = [1] * k + [int(d) for d in inp.shape]
     p4 = [(0, 0)] * k + [(int(a), int(b)) for a, b in p]
@@ -65,8 +64,16 @@ def prepare_pad(model, op, with_value):
             "input_dims": dict(zip(DIMS, shape4)),
             "pre_pad": dict(zip(DIMS, [a for a, _ in p4])),
             "post_pad": dict(zip(DIMS, [b for _, b in p4])), "pad_value": value}
-    return Step(op.index, op.op, "pad", False, case, {"input": inp.index}, out.index,
-                out.shape)
+    if elem == 2:       # int16: reference_ops::Pad<int16_t> on every path (cmsis_nn/pad.cc)
+        case["elem"] = elem
+    return Step(op.index, op.op, "pad", elem == 2, case, {"input": inp.index}, out.index,
+                out.shape, extra=int16_output(elem))
+
+
+def run_reference(m, case, addr, tracer=None):
+    """int16's reference-only run (int8's reference path runs through the family)."""
+    from armsim.kernels.tflm import pad
+    return pad.run_reference(m, case, addr, tracer)
 
 
 def prepare(model, op):
@@ -80,4 +87,5 @@ OPERATOR = Operator(
     glue={"cmsis": EvalGlue((25 + 60, 25 + 60), (2, 2, 1, 0)),      # PadEval + PadEvalInt8 (estimates)
           "reference": EvalGlue((30 + 24, 30 + 24), (1, 1, 2, 0))},  # PadEval + PadParams copy (estimate)
     op_data=(0, 52, 52),       # OpData (PadParams + output zero point)
+    run_reference=run_reference,
 )

@@ -15,4 +15,5 @@ OPERATOR = Operator(
     glue={"cmsis": EvalGlue(PAD.glue["cmsis"].body, (4, 2, 1, 0)),   # constant_values looked up twice
           "reference": EvalGlue(PAD.glue["reference"].body, (2, 1, 2, 0))},
     op_data=PAD.op_data,
+    run_reference=PAD.run_reference,
 )

@@ -1,6 +1,6 @@
 """QUANTIZE: TFLM's Register_QUANTIZE() (quantize.cc, quantize_common.cc): int8 / int16 ->
-int8 / int16 requantization on the machine (reference kernel on every path; the edges of a
-16x8 model); float -> int8 on the host."""
+int8 / int16 / int32 requantization on the machine (reference kernel on every path; the
+edges of a 16x8 model); float -> int8 on the host."""
 from armsim.kernels.tflm.quantization_util import (QuantizationError, quantize_multiplier)
 from armsim.operators import EvalGlue, Operator
 from armsim.operators.common import (Step, case_tag, error, input_tensor, require_int8,
@@ -10,7 +10,7 @@ from armsim.operators.common import (Step, case_tag, error, input_tensor, requir
 def prepare(model, op):
     inp = input_tensor(model, op, 0, "input")
     out = model.tensors[op.outputs[0]]
-    if inp.type == "FLOAT32" or out.type != "INT16":
+    if inp.type == "FLOAT32" or out.type not in ("INT16", "INT32"):
         require_int8(model, op, out, "output")
     elif not len(out.scale):
         raise error(model, op, f"output {out.describe()} has no quantization parameters")
@@ -33,7 +33,7 @@ def prepare(model, op):
     case = {"case": tag, "family": "quantize", "from": inp.type, "to": out.type,
             "input_zp": tensor_zero_point(inp), "output_zp": tensor_zero_point(out),
             "multiplier": mult, "shift": shift, "size": out.size}
-    extra = {"output_dtype": "int16"} if out.type == "INT16" else {}
+    extra = {"output_dtype": out.type.lower()} if out.type != "INT8" else {}
     return Step(op.index, op.op, "quantize", True, case, {"input": inp.index}, out.index,
                 out.shape, extra=extra)
 

@@ -1,7 +1,9 @@
 """RESHAPE: TFLM's Register_RESHAPE() (reshape.cc EvalReshapeReference): a copy when input
-and output are different buffers; the reference kernel on every path."""
+and output are different buffers, of int8 or int16 tensors; the reference kernel on every
+path."""
 from armsim.operators import EvalGlue, Operator
-from armsim.operators.common import (Step, error, input_tensor, require_int8, case_tag)
+from armsim.operators.common import (Step, error, input_tensor, require_int8_or_int16, case_tag,
+                                     int16_output)
 
 
 def prepare(model, op):
@@ -12,11 +14,11 @@ def prepare(model, op):
                               f"{out.describe()} {out.size}")
     if inp.type != out.type:
         raise error(model, op, "input and output types differ")
-    require_int8(model, op, inp, "input")
+    elem = require_int8_or_int16(model, op, inp, "input")   # a memcpy of any type
     case = {"case": case_tag(model, op), "family": "reshape",
             "bytes": inp.nbytes}
     return Step(op.index, op.op, "reshape", True, case, {"input": inp.index}, out.index,
-                out.shape)
+                out.shape, extra=int16_output(elem))
 
 
 def run_reference(m, case, addr, tracer=None):

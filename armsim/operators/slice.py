@@ -10,7 +10,8 @@ an output of another element count).
 import numpy as np
 
 from armsim.operators import EvalGlue, Operator
-from armsim.operators.common import NotSimulated, Step, case_tag, error, input_tensor
+from armsim.operators.common import (NotSimulated, Step, case_tag, error, input_tensor,
+                                     int16_output, simulated_elem)
 
 MAX_DIM = 5
 
@@ -58,12 +59,12 @@ def prepare(model, op):
     if inp.type not in ("FLOAT32", "INT32", "INT8", "INT16", "BOOL"):
         raise error(model, op, f"input {inp.describe()} is {inp.type}: TFLM's SLICE takes "
                                f"float32, int32, int8, int16 and bool")
-    if inp.type != "INT8" or out.type != "INT8":
-        raise NotSimulated(f"input {inp.describe()} is {inp.type}: armsim simulates int8")
+    elem = simulated_elem(inp, [out], "input")
     case = {"case": case_tag(model, op), "family": "slice", "rank": rank, "ext_shape": ext,
-            "start": start, "stop": stop, "size_minus_one": [int(v == -1) for v in sizes]}
+            "start": start, "stop": stop, "size_minus_one": [int(v == -1) for v in sizes],
+            "elem": elem}
     return Step(op.index, op.op, "slice", True, case, {"input": inp.index}, out.index,
-                out.shape)
+                out.shape, extra=int16_output(elem))
 
 
 def run_reference(m, case, addr, tracer=None):

@@ -9,7 +9,8 @@ armsim refuses what TFLM would read or write outside a tensor, or leave unwritte
 import numpy as np
 
 from armsim.operators import EvalGlue, Operator
-from armsim.operators.common import NotSimulated, Step, case_tag, error, input_tensor
+from armsim.operators.common import (NotSimulated, Step, case_tag, error, input_tensor,
+                                     int16_output, simulated_elem)
 
 TYPES = ("FLOAT32", "INT8", "INT16", "INT32")     # SplitEval's switch (split.cc, split_v.cc)
 
@@ -41,16 +42,16 @@ def split_step(model, op, inp, axis_t, per_output_dims):
     if inp.type not in TYPES:
         raise error(model, op, f"input {inp.describe()} is {inp.type}: TFLM's {op.op} takes "
                                f"{', '.join(TYPES)}")
-    if inp.type != "INT8" or any(t.type != "INT8" for t in outs):
-        raise NotSimulated(f"input {inp.describe()} is {inp.type}: armsim simulates int8")
+    elem = simulated_elem(inp, outs, "input")
     if inp.constant:
         raise NotSimulated("a constant input: armsim's port takes activations")
     case = {"case": case_tag(model, op), "family": op.op.lower(), "rank": rank,
             "axis": axis, "outer": outer, "per_output_dims": per_output_dims,
-            "copy_sizes": [d * inner for d in dims]}
+            "copy_sizes": [d * inner for d in dims], "elem": elem}
     return Step(op.index, op.op, op.op.lower(), True, case, {"input": inp.index},
                 outs[0].index, outs[0].shape,
-                extra={"outputs": list(op.outputs), "output_counts": [t.size for t in outs]})
+                extra={"outputs": list(op.outputs), "output_counts": [t.size for t in outs],
+                       **int16_output(elem)})
 
 
 def prepare(model, op):

@@ -14,7 +14,8 @@ import math
 import numpy as np
 
 from armsim.operators import EvalGlue, Operator
-from armsim.operators.common import NotSimulated, Step, case_tag, error, input_tensor
+from armsim.operators.common import (Step, case_tag, error, input_tensor, int16_output,
+                                     simulated_elem)
 
 MAX_DIM = 4                     # strided_slice_common.cc kMaxDim
 INT_MIN, INT_MAX = -2**31, 2**31 - 1
@@ -121,8 +122,7 @@ def prepare(model, op):
     if out.type not in TYPES:
         raise error(model, op, f"output {out.describe()} is {out.type}: TFLM's "
                                f"STRIDED_SLICE takes {', '.join(TYPES)}")
-    if inp.type != "INT8" or out.type != "INT8":
-        raise NotSimulated(f"output {out.describe()} is {out.type}: armsim simulates int8")
+    elem = simulated_elem(out, [inp], "output")
     ext, starts, stops, strides = _eval_bounds(begin, end, stride, masks, inp.shape)
     counts = [len(range(a, b, s)) for a, b, s in zip(starts, stops, strides)]
     if int(np.prod(counts, dtype=np.int64)) != out.size:
@@ -130,9 +130,10 @@ def prepare(model, op):
                                f"output {out.describe()} {out.size} (TFLM would write "
                                f"outside it)")
     case = {"case": case_tag(model, op), "family": "strided_slice", "rank": rank,
-            "ext_shape": ext, "start": starts, "stop": stops, "strides": strides}
+            "ext_shape": ext, "start": starts, "stop": stops, "strides": strides,
+            "elem": elem}
     return Step(op.index, op.op, "strided_slice", True, case, {"input": inp.index},
-                out.index, out.shape)
+                out.index, out.shape, extra=int16_output(elem))
 
 
 def run_reference(m, case, addr, tracer=None):

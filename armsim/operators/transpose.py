@@ -1,6 +1,7 @@
 """TRANSPOSE: TFLM's Register_TRANSPOSE() with its CMSIS-NN Eval (cmsis_nn/transpose.cc:
 int8 goes to arm_transpose_s8) and reference Eval (transpose.cc), Prepare as
-transpose_common.cc.
+transpose_common.cc.  int16 (16x8 models) is the reference Transpose<int16_t> on every path
+(cmsis_nn/transpose.cc sends only int8 to CMSIS-NN).
 
 TFLM's CMSIS-NN Eval passes `perm_tensor->dims->data[0]` as num_dims and refuses more than
 4 (TF_LITE_ENSURE(size <= 4)); armsim refuses rank 5 on every path.  With num_dims 2,
@@ -14,7 +15,8 @@ code's: the CMSIS-NN Eval reads the perm tensor twice (TransposeEval, then
 TransposeEvalInt8) and builds a RuntimeShape for each of the eight DimsData() reads.
 """
 from armsim.operators import EvalGlue, Operator
-from armsim.operators.common import (Step, case_tag, error, input_tensor, require_int8)
+from armsim.operators.common import (Step, case_tag, error, input_tensor, int16_output,
+                                     simulated_elem)
 
 DIM_NAMES = ("n", "h", "w", "c")
 
@@ -22,8 +24,7 @@ DIM_NAMES = ("n", "h", "w", "c")
 def prepare(model, op):
     inp, perm_t = input_tensor(model, op, 0, "input"), input_tensor(model, op, 1, "perm")
     out = model.tensors[op.outputs[0]]
-    require_int8(model, op, inp, "input")
-    require_int8(model, op, out, "output")
+    elem = simulated_elem(inp, [out], "input")
     rank = len(inp.shape)
     if perm_t.data is None:
         raise error(model, op, f"perm {perm_t.describe()} must be constant (TFLM: "
@@ -46,8 +47,18 @@ def prepare(model, op):
             "input_dims": dict(zip(DIM_NAMES, [int(d) for d in inp.shape] + pad)),
             "output_dims": dict(zip(DIM_NAMES, [int(d) for d in out.shape] + pad)),
             "transpose_params": {"num_dims": rank, "permutations": perm}}
-    return Step(op.index, op.op, "transpose", False, case, {"input": inp.index}, out.index,
-                out.shape)
+    if elem == 2:
+        case["elem"] = elem
+    return Step(op.index, op.op, "transpose", elem == 2, case, {"input": inp.index},
+                out.index, out.shape, extra=int16_output(elem))
+
+
+def run_reference(m, case, addr, tracer=None):
+    """int16's reference-only run (int8's reference path runs through the family)."""
+    from armsim.kernels.tflm import transpose
+    shape, perm = transpose.shapes(case)
+    return transpose.run_transpose(m, shape, perm, addr["input"], addr["output"], tracer,
+                                   case["elem"])
 
 
 OPERATOR = Operator(
@@ -58,4 +69,5 @@ OPERATOR = Operator(
           "reference": EvalGlue((30 + 6 * 4, 30 + 6 * 4), (2, 1, 2, 0))},
           # TransposeEval with the perm copy (estimate)
     op_data=(0, 0, 0),         # no builtin params, no OpData
+    run_reference=run_reference,
 )

@@ -1,5 +1,6 @@
 """UNPACK: TFLM's Register_UNPACK() (unpack.cc: no Prepare, UnpackEval -> UnpackImpl<T> by
-the input's type), the reference kernel on every path; one output buffer per output.
+the input's type), the reference kernel on every path, int8 and int16 simulated; one output
+buffer per output.
 
 TFLM checks nothing before Eval: num (options) outputs are written, axis (negative: plus the
 input's rank) splits the input's dims into outer_size and copy_size, and output i takes the
@@ -7,7 +8,8 @@ blocks at k * num * copy_size + i * copy_size.  armsim refuses what TFLM would r
 outside a tensor, or outputs it would leave unwritten.
 """
 from armsim.operators import EvalGlue, Operator
-from armsim.operators.common import NotSimulated, Step, case_tag, error, input_tensor
+from armsim.operators.common import (Step, case_tag, error, input_tensor, int16_output,
+                                     simulated_elem)
 from armsim.operators.pack import TYPES, split_dims
 
 
@@ -25,14 +27,14 @@ def prepare(model, op):
     if inp.type not in TYPES["UNPACK"]:
         raise error(model, op, f"input {inp.describe()} is {inp.type}: TFLM's UNPACK takes "
                                f"{', '.join(TYPES['UNPACK'])}")
-    if inp.type != "INT8" or any(t.type != "INT8" for t in outs):
-        raise NotSimulated(f"input {inp.describe()} is {inp.type}: armsim simulates int8")
+    elem = simulated_elem(inp, outs, "input")
     case = {"case": case_tag(model, op), "family": "unpack", "rank": len(inp.shape),
             "axis": axis, "negative_axis": int(op.options["Axis"] < 0),
-            "other_rank": len(outs[0].shape), "outer": outer, "copy": copy}
+            "other_rank": len(outs[0].shape), "outer": outer, "copy": copy, "elem": elem}
     return Step(op.index, op.op, "unpack", True, case, {"input": inp.index}, outs[0].index,
                 outs[0].shape, extra={"outputs": list(op.outputs),
-                                      "output_counts": [t.size for t in outs]})
+                                      "output_counts": [t.size for t in outs],
+                                      **int16_output(elem)})
 
 
 def run_reference(m, case, addr, tracer=None):

@@ -1,4 +1,6 @@
-"""TFLite Micro's int8 RELU, RELU6 and LEAKY_RELU reference kernels, counted.
+"""TFLite Micro's int8 and int16 RELU, RELU6 and LEAKY_RELU reference kernels, counted
+(int16, `elem` 2: the same templates, the int8 structure with LDRSH / STRH and int16's
+clamp bounds).
 
 * RELU (micro/kernels/activations.h ReluQuantized<int8_t>): every element requantized,
   then clamped to [max(-128, output zero point), 127]:
@@ -20,8 +22,8 @@ the Eval's BL into the kernel is counted here (Eval glue: the operator's EvalGlu
 the params structs are counted as stack-slot loads (LDR/LDRD, no data region).
 """
 from armsim.cpu.kernel import kernel, run
-from armsim.cpu.ops import (add, b, bcc, bl, cmp, eor, it, ldr_sp, ldrd_sp, ldrsb, mov, mul,
-                            mvn, pop_pc, push, rsb, strb, strd_sp, sub)
+from armsim.cpu.ops import (add, b, bcc, bl, cmp, eor, it, ldr_sp, ldrd_sp, ldrsb, ldrsh, mov,
+                            mul, mvn, pop_pc, push, rsb, strb, strd_sp, strh, sub)
 from armsim.kernels.tflm.common import MultiplyByQuantizedMultiplier
 
 
@@ -60,8 +62,8 @@ def flat_size(m, rank, moves):
 
 
 @kernel
-def relu_quantized_s8(m, inp, out, size, rank, input_offset, output_offset, mult, shift,
-                      act_min, act_max):
+def relu_quantized(m, inp, out, size, rank, input_offset, output_offset, mult, shift,
+                   act_min, act_max, elem):
     bl(m)
     push(m, 8)                                 # stmdb sp!, {r4-r10, lr}
     flat_size(m, rank, 2)
@@ -75,7 +77,10 @@ def relu_quantized_s8(m, inp, out, size, rank, input_offset, output_offset, mult
         ldr_sp(m)                              # ldr r3, [r5]      input_offset
         ldr_sp(m)                              # ldr r4, [r5, #4]  output_offset
         mov(m, i)
-        v = ldrsb(m, inp + i)                  # ldrsb.w r0, [r7, #1]!
+        if elem == 1:
+            v = ldrsb(m, inp + i)              # ldrsb.w r0, [r7, #1]!
+        else:
+            v = ldrsh(m, inp + 2 * i)
         ldrd_sp(m)                             # ldrd r1, r2, [r5, #8]  multiplier, shift
         v = sub(m, v, input_offset)            # val - input_offset
         bl(m)
@@ -93,14 +98,17 @@ def relu_quantized_s8(m, inp, out, size, rank, input_offset, output_offset, mult
         if v >= act_max:
             v = mov(m, act_max)
         cmp(m, i + 1, size)
-        strb(m, out + i, v)                    # strb.w r4, [r9, #1]!
+        if elem == 1:
+            strb(m, out + i, v)                # strb.w r4, [r9, #1]!
+        else:
+            strh(m, out + 2 * i, v)
         bcc(m, i + 1 < size)
     pop_pc(m, 8)
     return 0
 
 
 @kernel
-def relu6_quantized_s8(m, inp, out, size, rank, lower, upper):
+def relu6_quantized(m, inp, out, size, rank, lower, upper, elem):
     bl(m)
     push(m, 4)                                 # push {r4, r5, r6, lr}
     flat_size(m, rank, 0)
@@ -112,7 +120,10 @@ def relu6_quantized_s8(m, inp, out, size, rank, lower, upper):
         sub(m, out, 1)
     for i in range(size):
         mov(m, i)
-        v = ldrsb(m, inp + i)                  # ldrsb.w r5, [lr, #1]!
+        if elem == 1:
+            v = ldrsb(m, inp + i)              # ldrsb.w r5, [lr, #1]!
+        else:
+            v = ldrsh(m, inp + 2 * i)
         cmp(m, v, upper)                       # val > upper ?
         r = mov(m, upper)
         bcc(m, v > upper)
@@ -125,15 +136,19 @@ def relu6_quantized_s8(m, inp, out, size, rank, lower, upper):
         add(m, i, 2)
         sub(m, i, 0)
         cmp(m, i + 1, size)
-        strb(m, out + i, r)                    # strb.w r4, [r6, #1]!
+        if elem == 1:
+            strb(m, out + i, r)                # strb.w r4, [r6, #1]!
+        else:
+            strh(m, out + 2 * i, r)
         bcc(m, i + 1 < size)
     pop_pc(m, 4)
     return 0
 
 
 @kernel
-def leaky_relu_s8(m, inp, out, size, rank, input_offset, output_offset, mult_alpha,
-                  shift_alpha, mult_identity, shift_identity):
+def leaky_relu(m, inp, out, size, rank, input_offset, output_offset, mult_alpha,
+               shift_alpha, mult_identity, shift_identity, elem):
+    q_max = 127 if elem == 1 else 32767
     bl(m)
     push(m, 9)                                 # stmdb sp!, {r4-r11, lr}
     sub(m, 0, 12)                              # sub sp, #12
@@ -149,14 +164,17 @@ def leaky_relu_s8(m, inp, out, size, rank, input_offset, output_offset, mult_alp
         strd_sp(m)                             # safe_alpha_multiplier, alpha kept on the stack
         add(m, inp, -1)
         add(m, out, -1)
-        mvn(m, 127)                            # quantized_min
+        mvn(m, q_max)                          # quantized_min
         b(m)                                   # into the loop's head
     for i in range(size):
         ldr_sp(m)                              # input_offset
         ldr_sp(m)                              # safe_alpha_multiplier
         ldr_sp(m)                              # output_offset
         mov(m, i)
-        v = ldrsb(m, inp + i)                  # ldrsb.w r0, [r7, #1]!
+        if elem == 1:
+            v = ldrsb(m, inp + i)              # ldrsb.w r0, [r7, #1]!
+        else:
+            v = ldrsh(m, inp + 2 * i)
         v = sub(m, v, input_offset)            # subs: input_value
         bcc(m, v >= 0)                         # bpl: input_value >= 0
         if v >= 0:
@@ -175,18 +193,21 @@ def leaky_relu_s8(m, inp, out, size, rank, input_offset, output_offset, mult_alp
         r = add(m, r, output_offset)           # unclamped_output += ...
         if v < 0:
             b(m)
-        cmp(m, r, 127)                         # std::min(quantized_max, ...)
-        it(m, r < 127)
-        if r >= 127:
-            r = mov(m, 127)
+        cmp(m, r, q_max)                       # std::min(quantized_max, ...)
+        it(m, r < q_max)
+        if r >= q_max:
+            r = mov(m, q_max)
         add(m, i, 2)
-        cmp(m, r, -128)                        # std::max(quantized_min, ...)
+        cmp(m, r, -q_max - 1)                  # std::max(quantized_min, ...)
         sub(m, i, 0)
-        it(m, r >= -128)
-        if r < -128:
-            r = mov(m, -128)
+        it(m, r >= -q_max - 1)
+        if r < -q_max - 1:
+            r = mov(m, -q_max - 1)
         cmp(m, size, i + 1)
-        strb(m, out + i, r)                    # strb.w r4, [r9, #1]!
+        if elem == 1:
+            strb(m, out + i, r)                # strb.w r4, [r9, #1]!
+        else:
+            strh(m, out + 2 * i, r)
         bcc(m, i + 1 >= size)                  # ble: leave the loop
     add(m, 0, 12)                              # add sp, #12
     pop_pc(m, 9)
@@ -194,21 +215,24 @@ def leaky_relu_s8(m, inp, out, size, rank, input_offset, output_offset, mult_alp
 
 
 def run_relu(m, case, addr, tracer=None):
-    run(relu_quantized_s8, m, addr["input"], addr["output"], case["size"], case["rank"],
+    elem = case["elem"]
+    run(relu_quantized, m, addr["input"], addr["output"], case["size"], case["rank"],
         case["input_offset"], case["output_offset"], case["multiplier"], case["shift"],
-        case["activation_min"], case["activation_max"], tracer=tracer)
-    return ["ReluQuantized<int8_t>", "MultiplyByQuantizedMultiplier"]
+        case["activation_min"], case["activation_max"], elem, tracer=tracer)
+    return [f"ReluQuantized<int{8 * elem}_t>", "MultiplyByQuantizedMultiplier"]
 
 
 def run_relu6(m, case, addr, tracer=None):
-    run(relu6_quantized_s8, m, addr["input"], addr["output"], case["size"], case["rank"],
-        case["zero"], case["six"], tracer=tracer)
-    return ["Relu6Quantized<int8_t>"]
+    elem = case["elem"]
+    run(relu6_quantized, m, addr["input"], addr["output"], case["size"], case["rank"],
+        case["zero"], case["six"], elem, tracer=tracer)
+    return [f"Relu6Quantized<int{8 * elem}_t>"]
 
 
 def run_leaky_relu(m, case, addr, tracer=None):
-    run(leaky_relu_s8, m, addr["input"], addr["output"], case["size"], case["rank"],
+    elem = case["elem"]
+    run(leaky_relu, m, addr["input"], addr["output"], case["size"], case["rank"],
         case["input_offset"], case["output_offset"], case["multiplier_alpha"],
-        case["shift_alpha"], case["multiplier_identity"], case["shift_identity"],
+        case["shift_alpha"], case["multiplier_identity"], case["shift_identity"], elem,
         tracer=tracer)
-    return ["QuantizeLeakyRelu<int8_t>", "MultiplyByQuantizedMultiplier"]
+    return [f"QuantizeLeakyRelu<int{8 * elem}_t>", "MultiplyByQuantizedMultiplier"]

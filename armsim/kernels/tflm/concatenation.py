@@ -1,7 +1,8 @@
-"""TFLite Micro's reference CONCATENATION for int8 (reference_ops::Concatenation).
+"""TFLite Micro's reference CONCATENATION for int8 and int16 (reference_ops::Concatenation
+<Scalar>, one template: the memcpy length is copy_size * sizeof(Scalar)).
 
-Prepare requires every int8 input to share the output's scale and zero point, so the
-kernel is pure data movement:
+Prepare requires every int8 input to share the output's scale and zero point (int16: zero
+point 0), so the kernel is pure data movement:
 
     for (int k = 0; k < outer_size; k++)
       for (int i = 0; i < inputs_count; ++i) {
@@ -9,6 +10,9 @@ kernel is pure data movement:
         memcpy(output_ptr, input_data[i] + k * copy_size, copy_size * sizeof(Scalar));
         output_ptr += copy_size;
       }
+
+int16 is the int8 port's structure with the byte counts doubled (the memcpy copies
+2 * copy_size bytes); the one LSL gcc adds for sizeof(int16_t) is not counted.
 """
 from armsim.cpu.kernel import kernel, run
 from armsim.cpu.ops import add, bcc, bl, cmp, ldr_sp, mla, pop_pc, push
@@ -44,7 +48,8 @@ def copy_slice(m, out, base, k, size, last_input, last_outer):
 
 
 def run_reference(m, case, addr, tracer=None):
-    sizes = case["copy_sizes"]
+    elem = case["elem"]                          # sizeof(Scalar)
+    sizes = [elem * n for n in case["copy_sizes"]]
     srcs = addr["inputs"]
     run(frame, m, True, tracer=tracer)
     out = addr["output"]
@@ -54,4 +59,4 @@ def run_reference(m, case, addr, tracer=None):
             out = run(copy_slice, m, out, srcs[i], k, size, i == len(sizes) - 1,
                       k == outer - 1, tracer=tracer)
     run(frame, m, False, tracer=tracer)
-    return ["Concatenation<int8_t>", "memcpy"]
+    return [f"Concatenation<int{8 * elem}_t>", "memcpy"]

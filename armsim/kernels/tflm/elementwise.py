@@ -1,23 +1,27 @@
-"""TFLite Micro's int8 ABS (elementwise.cc AbsEval -> EvalImplQuantized<int8_t> with
+"""TFLite Micro's int8 and int16 ABS (elementwise.cc AbsEval -> EvalImplQuantized<T> with
 AbsEvalQuantized), counted.
 
     value = std::abs(in - input_offset);
     out = needs_rescale ? MultiplyByQuantizedMultiplier(value, multiplier, shift) : value;
-    out = clamp(out + output_offset, -128, 127);
+    out = clamp(out + output_offset, T's min, T's max);
 
 The loop follows arm-none-eabi-gcc 12.2 -O2 -mcpu=cortex-m4's code for it (compiled
 locally; AbsEvalQuantized inlined, the op data reloaded per element, |x| as EOR/SUB with
 ASR #31, the clamps as CMP/IT/MOV, SXTB before the store); ElementCount's dim loop is
-modelled on RuntimeShape::FlatSize's code.  Not calibrated: no measurement.
+modelled on RuntimeShape::FlatSize's code.  int16 (`elem` 2: zero points 0) is the int8
+structure with LDRSH / SXTH / STRH and int16's clamp bounds.  Not calibrated: no
+measurement.
 """
 from armsim.cpu.kernel import kernel, run
-from armsim.cpu.ops import (add, b, bcc, bl, bx, cbz, cmp, eor, it, ldr_sp, ldrd_sp, ldrsb, mov,
-                            mul, mvn, pop_pc, push, strb, sub, sxtb)
+from armsim.cpu.ops import (add, b, bcc, bl, bx, cbz, cmp, eor, it, ldr_sp, ldrd_sp, ldrsb, ldrsh,
+                            mov, mul, mvn, pop_pc, push, strb, strh, sub, sxtb, sxth)
 from armsim.kernels.tflm.common import MultiplyByQuantizedMultiplier
 
 
 @kernel
-def abs_s8(m, inp, out, rank, size, input_offset, output_offset, needs_rescale, mult, shift):
+def abs_quantized(m, inp, out, rank, size, input_offset, output_offset, needs_rescale, mult,
+                  shift, elem):
+    k_max = 127 if elem == 1 else 32767
     ldr_sp(m)                                  # ElementCount(*input->dims)
     n = mov(m, 1)
     for d in range(rank):
@@ -36,10 +40,13 @@ def abs_s8(m, inp, out, rank, size, input_offset, output_offset, needs_rescale, 
     sub(m, inp, 1)
     sub(m, out, 1)
     sub(m, size, 1)
-    mvn(m, 127)                                # kMin
+    mvn(m, k_max)                              # kMin
     b(m)
     for i in range(size):
-        v = ldrsb(m, inp + i)                  # ldrsb.w r3, [r5, #1]!
+        if elem == 1:
+            v = ldrsb(m, inp + i)              # ldrsb.w r3, [r5, #1]!
+        else:
+            v = ldrsh(m, inp + 2 * i)
         ldr_sp(m)                              # op_data->input_offset
         ldr_sp(m)                              # op_data->needs_rescale (LDRB)
         v = sub(m, v, input_offset)
@@ -54,17 +61,20 @@ def abs_s8(m, inp, out, rank, size, input_offset, output_offset, needs_rescale, 
             b(m)
         ldr_sp(m)                              # op_data->output_offset
         r = add(m, a, output_offset)
-        cmp(m, r, -128)
-        it(m, r >= -128)
-        if r < -128:
-            r = mov(m, -128)
-        cmp(m, r, 127)
-        it(m, r < 127)
-        if r >= 127:
-            r = mov(m, 127)
-        r = sxtb(m, r, 0)
+        cmp(m, r, -k_max - 1)
+        it(m, r >= -k_max - 1)
+        if r < -k_max - 1:
+            r = mov(m, -k_max - 1)
+        cmp(m, r, k_max)
+        it(m, r < k_max)
+        if r >= k_max:
+            r = mov(m, k_max)
+        r = sxtb(m, r, 0) if elem == 1 else sxth(m, r, 0)
         cmp(m, i + 1, size)
-        strb(m, out + i, r)                    # strb.w r3, [r6, #1]!
+        if elem == 1:
+            strb(m, out + i, r)                # strb.w r3, [r6, #1]!
+        else:
+            strh(m, out + 2 * i, r)
         bcc(m, i + 1 == size)                  # beq: done
     mov(m, 0)
     pop_pc(m, 6)
@@ -72,8 +82,9 @@ def abs_s8(m, inp, out, rank, size, input_offset, output_offset, needs_rescale, 
 
 
 def run_abs(m, case, addr, tracer=None):
-    run(abs_s8, m, addr["input"], addr["output"], case["rank"], case["size"],
+    elem = case["elem"]
+    run(abs_quantized, m, addr["input"], addr["output"], case["rank"], case["size"],
         case["input_offset"], case["output_offset"], case["needs_rescale"],
-        case["multiplier"], case["shift"], tracer=tracer)
-    chain = ["EvalImplQuantized<int8_t>(AbsEvalQuantized)"]
+        case["multiplier"], case["shift"], elem, tracer=tracer)
+    chain = [f"EvalImplQuantized<int{8 * elem}_t>(AbsEvalQuantized)"]
     return chain + (["MultiplyByQuantizedMultiplier"] if case["needs_rescale"] else [])

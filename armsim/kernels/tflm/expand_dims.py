@@ -1,4 +1,5 @@
-"""TFLite Micro's EXPAND_DIMS Eval for int8 (expand_dims.cc ExpandDimsEval), counted.
+"""TFLite Micro's EXPAND_DIMS Eval for int8 and int16 (expand_dims.cc ExpandDimsEval,
+memCopyN<T>), counted.
 
     const int flat_size = ElementCount(*input->dims);
     memCopyN(GetTensorData<int8_t>(output), GetTensorData<int8_t>(input), flat_size);
@@ -7,14 +8,15 @@ memCopyN is a plain element loop; arm-none-eabi-gcc 12.2 -O2 -mcpu=cortex-m4 kee
 byte loop (no memcpy call): CMP/BLE, three SUBS and an ADD of setup, then LDRSB, STRB (both
 pre-indexed), CMP, BNE per element -- read off the disassembly of the template compiled
 locally.  ElementCount's dim loop (LDR, MUL, CMP, BNE per dim) is modelled on
-RuntimeShape::FlatSize's code.  Not calibrated: no measurement.
+RuntimeShape::FlatSize's code.  int16 (`elem` 2) is the int8 port's structure with halfword
+accesses (LDRSH, STRH) and 2-byte steps.  Not calibrated: no measurement.
 """
 from armsim.cpu.kernel import kernel, run
-from armsim.cpu.ops import add, bcc, cmp, ldr_sp, ldrsb, mov, mul, strb, sub
+from armsim.cpu.ops import add, bcc, cmp, ldr_sp, ldrsb, ldrsh, mov, mul, strb, strh, sub
 
 
 @kernel
-def expand_dims_s8(m, inp, out, rank, size):
+def expand_dims_copy(m, inp, out, rank, size, elem):
     ldr_sp(m)                                  # dims->size
     n = mov(m, 1)
     cmp(m, rank, 0)
@@ -32,13 +34,17 @@ def expand_dims_s8(m, inp, out, rank, size):
         sub(m, out, 1)
         add(m, inp, size)
     for i in range(size):
-        strb(m, out + i, ldrsb(m, inp + i))    # ldrsb.w r2, [r3, #1]!; strb.w r2, [r0, #1]!
+        if elem == 1:
+            strb(m, out + i, ldrsb(m, inp + i))    # ldrsb.w r2, [r3, #1]!; strb.w r2, [r0, #1]!
+        else:
+            strh(m, out + 2 * i, ldrsh(m, inp + 2 * i))
         cmp(m, i + 1, size)
         bcc(m, i + 1 < size)
     return 0
 
 
 def run_reference(m, case, addr, tracer=None):
-    run(expand_dims_s8, m, addr["input"], addr["output"], case["rank"], case["size"],
+    elem = case["elem"]
+    run(expand_dims_copy, m, addr["input"], addr["output"], case["rank"], case["size"], elem,
         tracer=tracer)
-    return ["ExpandDimsEval", "memCopyN<int8_t>"]
+    return ["ExpandDimsEval", f"memCopyN<int{8 * elem}_t>"]

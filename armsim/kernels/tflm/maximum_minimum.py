@@ -1,5 +1,5 @@
-"""TFLite Micro's reference MAXIMUM / MINIMUM for int8
-(reference_ops::MaximumMinimumBroadcastSlow, maximum_minimum.h, with broadcast_loop.h).
+"""TFLite Micro's reference MAXIMUM / MINIMUM for int8 and int16
+(reference_ops::MaximumMinimumBroadcastSlow<T>, maximum_minimum.h, with broadcast_loop.h).
 
     if (input1_shape == input2_shape)                    // same rank and dims
       for (i < flat_size) output[i] = op(input1[i], input2[i]);
@@ -15,16 +15,27 @@ counted code is the loops, with a BL/PUSH/POP frame per recursive call.
 
 There is no measured reference-kernel case: the instruction sequence is written from the
 C as gcc -O2 compiles such loops (LDRSB, LDRSB, CMP, IT, MOV, STRB, CMP, BNE per element;
-a few instructions of stride/shape arithmetic per dimension), not fitted.
+a few instructions of stride/shape arithmetic per dimension), not fitted.  int16 (`elem`
+2) is the same structure with LDRSH / STRH and strides in bytes.
 """
 import math
 
 from armsim.cpu.kernel import kernel, run
-from armsim.cpu.ops import (add, bcc, bl, cmp, it, ldr_sp, ldrsb, mov, mul, pop_pc, push, str_sp,
-                            strb, sub)
+from armsim.cpu.ops import (add, bcc, bl, cmp, it, ldr_sp, ldrsb, ldrsh, mov, mul, pop_pc, push,
+                            str_sp, strb, strh, sub)
 
-NAMES = {True: "tflite::reference_ops::MaximumMinimumBroadcastSlow<int8_t, MaximumOp>",
-         False: "tflite::reference_ops::MaximumMinimumBroadcastSlow<int8_t, MinimumOp>"}
+
+@kernel(inline=True)
+def _load(m, address, elem):
+    return ldrsb(m, address) if elem == 1 else ldrsh(m, address)
+
+
+@kernel(inline=True)
+def _store(m, address, value, elem):
+    if elem == 1:
+        strb(m, address, value)
+    else:
+        strh(m, address, value)
 
 
 @kernel(inline=True)
@@ -40,7 +51,7 @@ def _op(m, el1, el2, is_max):
 
 
 @kernel(inline=True)
-def _row(m, a, b, out, n, a_stride, b_stride, is_max):
+def _row(m, a, b, out, n, a_stride, b_stride, is_max, elem):
     """RunBinaryOp at dim 0: a_stride 0 (a broadcast), b_stride 0, or both 1."""
     cmp(m, a_stride, 0)
     bcc(m, a_stride == 0)
@@ -52,13 +63,13 @@ def _row(m, a, b, out, n, a_stride, b_stride, is_max):
     a0 = 0
     b0 = 0
     if a_stride == 0:
-        a0 = ldrsb(m, a)                                   # const auto a_0 = *a;
+        a0 = _load(m, a, elem)                             # const auto a_0 = *a;
     elif b_stride == 0:
-        b0 = ldrsb(m, b)                                   # const auto b_0 = *b;
+        b0 = _load(m, b, elem)                             # const auto b_0 = *b;
     for i in range(n):
-        x = a0 if a_stride == 0 else ldrsb(m, a + i)
-        y = b0 if b_stride == 0 else ldrsb(m, b + i)
-        strb(m, out + i, _op(m, x, y, is_max))             # output[i] = op(a[i], b[i]);
+        x = a0 if a_stride == 0 else _load(m, a + elem * i, elem)
+        y = b0 if b_stride == 0 else _load(m, b + elem * i, elem)
+        _store(m, out + elem * i, _op(m, x, y, is_max), elem)   # output[i] = op(a[i], b[i]);
         cmp(m, i + 1, n)
         bcc(m, i + 1 < n)
 
@@ -79,7 +90,7 @@ def _call(m, enter):
 
 
 @kernel
-def flat(m, a, b, out, n, is_max):
+def flat(m, a, b, out, n, is_max, elem):
     """The equal-shape loop (MatchingElementsSize, then the element loop)."""
     push(m, 4)
     for _ in range(4):                                     # FlatSize() of the three shapes
@@ -87,9 +98,9 @@ def flat(m, a, b, out, n, is_max):
     cmp(m, n, 0)
     bcc(m, n <= 0)
     for i in range(n):
-        x = ldrsb(m, a + i)
-        y = ldrsb(m, b + i)
-        strb(m, out + i, _op(m, x, y, is_max))
+        x = _load(m, a + elem * i, elem)
+        y = _load(m, b + elem * i, elem)
+        _store(m, out + elem * i, _op(m, x, y, is_max), elem)
         cmp(m, i + 1, n)
         bcc(m, i + 1 < n)
     pop_pc(m, 4)
@@ -98,10 +109,10 @@ def flat(m, a, b, out, n, is_max):
 
 @kernel
 def broadcast(m, a, b, out, dims_count, loops, s0, s1, s2, s3, as0, as1, as2, as3, bs0, bs1,
-              bs2, bs3, os1, os2, os3, is_max):
+              bs2, bs3, os1, os2, os3, is_max, elem):
     """BroadcastBinaryOpSimple: the fusing pass (per dim: dims, strides, CanFuseLoops
-    compares), then RunBinaryOp over `loops` fused loops (shape s, strides as/bs/os; index
-    0 innermost)."""
+    compares), then RunBinaryOp over `loops` fused loops (shape s, strides as/bs/os in
+    bytes; index 0 innermost)."""
     push(m, 9)
     sub(m, 0, 0)
     for _ in range(3):                                     # ExtendedShape x 3
@@ -122,7 +133,7 @@ def broadcast(m, a, b, out, dims_count, loops, s0, s1, s2, s3, as0, as1, as2, as
         bcc(m, True)
     _call(m, True)
     if loops == 1:
-        _row(m, a, b, out, s0, as0, bs0, is_max)
+        _row(m, a, b, out, s0, as0, bs0, is_max, elem)
     else:
         for i3 in range(s3 if loops == 4 else 1):
             if loops == 4:
@@ -134,7 +145,8 @@ def broadcast(m, a, b, out, dims_count, loops, s0, s1, s2, s3, as0, as1, as2, as
                 a2, b2, o2 = a3 + i2 * as2, b3 + i2 * bs2, o3 + i2 * os2
                 for i1 in range(s1):
                     _call(m, True)
-                    _row(m, a2 + i1 * as1, b2 + i1 * bs1, o2 + i1 * os1, s0, as0, bs0, is_max)
+                    _row(m, a2 + i1 * as1, b2 + i1 * bs1, o2 + i1 * os1, s0, as0, bs0, is_max,
+                         elem)
                     _call(m, False)
                     add(m, 0, as1)                         # a = a + a_stride_0; ...
                     add(m, 0, bs1)
@@ -189,16 +201,19 @@ def fused_loops(shape1, shape2, out_shape):
     return loops, n
 
 
-def run_max_min(m, is_max, shape1, shape2, out_shape, a, b, out, tracer=None):
+def run_max_min(m, is_max, shape1, shape2, out_shape, a, b, out, tracer=None, elem=1):
+    """`elem` bytes per value: int8 (1) or int16 (2)."""
     if list(shape1) == list(shape2):
-        run(flat, m, a, b, out, math.prod(out_shape), is_max, tracer=tracer)
+        run(flat, m, a, b, out, math.prod(out_shape), is_max, elem, tracer=tracer)
     else:
         loops, n = fused_loops(shape1, shape2, out_shape)
+        loops = [[d, elem * sa, elem * sb, elem * so] for d, sa, sb, so in loops]
         pad = [[1, 0, 0, 0]] * (4 - len(loops))
         s, as_, bs, os_ = zip(*(loops + pad))
-        run(broadcast, m, a, b, out, n, len(loops), *s, *as_, *bs, *os_[1:], is_max,
+        run(broadcast, m, a, b, out, n, len(loops), *s, *as_, *bs, *os_[1:], is_max, elem,
             tracer=tracer)
-    return [NAMES[is_max]]
+    return [f"tflite::reference_ops::MaximumMinimumBroadcastSlow<int{8 * elem}_t, "
+            f"{'MaximumOp' if is_max else 'MinimumOp'}>"]
 
 
 def shapes(case):

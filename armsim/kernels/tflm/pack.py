@@ -1,5 +1,5 @@
-"""TFLite Micro's int8 PACK and UNPACK (pack.cc PackImpl<int8_t>, unpack.cc
-UnpackImpl<int8_t>), counted.
+"""TFLite Micro's int8 and int16 PACK and UNPACK (pack.cc PackImpl<T>, unpack.cc
+UnpackImpl<T>, T int8_t or int16_t), counted.
 
     PackImpl:   for i < values_count: input_data = GetEvalInput(i)->data
                   for k < outer_size: copy copy_size bytes
@@ -14,11 +14,12 @@ input_ptr[j]`, which arm-none-eabi-gcc 12.2 -O2 -mcpu=cortex-m4 keeps as a byte 
 STRB post/pre-indexed, CMP, BNE): the sequence below is read off the disassembly of PackImpl
 compiled locally; UnpackImpl is taken to compile to the same shape.  The GetEvalInput /
 GetEvalOutput calls inside the loops run the Eval glue functions (armsim.kernels.tflm.
-eval_glue).  Not calibrated: no measurement.
+eval_glue).  int16 (`elem` 2) is the int8 port's structure with halfword accesses (LDRSH,
+STRH) and 2-byte address steps.  Not calibrated: no measurement.
 """
 from armsim.cpu.kernel import kernel, run
-from armsim.cpu.ops import (add, bcc, bl, cmp, it, ldr_sp, ldrd_sp, ldrsb, mov, mul, pop_pc, push,
-                            str_sp, strb, sub)
+from armsim.cpu.ops import (add, bcc, bl, cmp, it, ldr_sp, ldrd_sp, ldrsb, ldrsh, mov, mul, pop_pc,
+                            push, str_sp, strb, strh, sub)
 from armsim.kernels.tflm.eval_glue import (GET_EVAL_INPUT, GET_EVAL_OUTPUT, GET_EVAL_TENSOR,
                                            MICRO_CONTEXT_GET_EVAL_TENSOR, glue_function)
 
@@ -47,16 +48,19 @@ def dims_product(m, first, last):
 
 
 @kernel(inline=True)
-def copy_bytes(m, dst, src, n):
+def copy_elements(m, dst, src, n, elem):
     """for (j < copy_size) output_ptr[j] = input_ptr[j]: CMP/BLE, two setup instructions,
-    then LDRSB, STRB, CMP, BNE per byte."""
+    then LDRSB, STRB (int16, `elem` 2: LDRSH, STRH), CMP, BNE per element."""
     cmp(m, n, 0)
     bcc(m, n <= 0)
     if n > 0:
         add(m, src, 0)
         mov(m, dst)
     for j in range(n):
-        strb(m, dst + j, ldrsb(m, src + j))
+        if elem == 1:
+            strb(m, dst + j, ldrsb(m, src + j))
+        else:
+            strh(m, dst + 2 * j, ldrsh(m, src + 2 * j))
         cmp(m, j + 1, n)
         bcc(m, j + 1 < n)
 
@@ -101,8 +105,8 @@ def impl_prologue(m, rank, axis, negative_axis, other_rank):
 
 
 @kernel
-def copy_blocks(m, base_single, base_stacked, i, count, outer, copy, unpack, first):
-    """One tensor's blocks: for k < outer_size, copy copy_size bytes between the single
+def copy_blocks(m, base_single, base_stacked, i, count, outer, copy, unpack, first, elem):
+    """One tensor's blocks: for k < outer_size, copy copy_size elements between the single
     tensor (its own buffer, k * copy_size) and the stacked one (k * count * copy_size +
     i * copy_size).  `first`: the loop's setup before the first tensor."""
     if first:
@@ -123,12 +127,12 @@ def copy_blocks(m, base_single, base_stacked, i, count, outer, copy, unpack, fir
         add(m, 0, copy)
     for k in range(outer):
         mov(m, k)
-        single = base_single + k * copy
-        stacked = base_stacked + k * count * copy + i * copy
+        single = base_single + elem * k * copy
+        stacked = base_stacked + elem * (k * count * copy + i * copy)
         if unpack:
-            copy_bytes(m, single, stacked, copy)
+            copy_elements(m, single, stacked, copy, elem)
         else:
-            copy_bytes(m, stacked, single, copy)
+            copy_elements(m, stacked, single, copy, elem)
         add(m, k, 1)
         cmp(m, k + 1, outer)
         add(m, 0, 0)
@@ -156,15 +160,15 @@ def _run(m, case, singles, stacked, unpack, tracer):
         tracer=tracer)
     for i, base in enumerate(singles):
         run(copy_blocks, m, base, stacked, i, len(singles), case["outer"], case["copy"],
-            unpack, i == 0, tracer=tracer)
+            unpack, i == 0, case["elem"], tracer=tracer)
     run(impl_epilogue, m, tracer=tracer)
 
 
 def run_pack(m, case, addr, tracer=None):
     _run(m, case, addr["inputs"], addr["output"], False, tracer)
-    return ["PackImpl<int8_t>", "GetEvalInput"]
+    return [f"PackImpl<int{8 * case['elem']}_t>", "GetEvalInput"]
 
 
 def run_unpack(m, case, addr, tracer=None):
     _run(m, case, addr["outputs"], addr["input"], True, tracer)
-    return ["UnpackImpl<int8_t>", "GetEvalOutput"]
+    return [f"UnpackImpl<int{8 * case['elem']}_t>", "GetEvalOutput"]

@@ -1,4 +1,4 @@
-"""TFLite Micro's reference PAD for int8 (reference_ops::PadImpl, pad.h).
+"""TFLite Micro's reference PAD for int8 and int16 (reference_ops::PadImpl<T>, pad.h).
 
 The shape is extended to PadKernelMaxDimensionCount() = 5 dims (the case gives the 4-D
 form; the plane dim is 1 with no padding), then every output element is either
@@ -10,9 +10,11 @@ the pad value (the output zero point) or the next input element:
       *out_ptr++ = *in_ptr++;
 
 The ten comparisons short-circuit; each evaluated one is a CMP + conditional branch.
+int16 (`elem` 2, pad value 0 or PADV2's constant) is the same structure with halfword
+accesses (LDRSH, STRH).
 """
 from armsim.cpu.kernel import kernel, run
-from armsim.cpu.ops import add, bcc, bl, cmp, ldrsb, pop_pc, push, strb, sub
+from armsim.cpu.ops import add, bcc, bl, cmp, ldrsb, ldrsh, pop_pc, push, strb, strh, sub
 
 
 @kernel(inline=True)
@@ -29,8 +31,8 @@ def _outside(m, v, left, end):
 
 
 @kernel
-def pad_impl_s8(m, in_ptr, out_ptr, ob, oh, ow, od, lb, lh, lw, ld, rb, rh, rw, rd,
-                pad_value):
+def pad_impl(m, in_ptr, out_ptr, ob, oh, ow, od, lb, lh, lw, ld, rb, rh, rw, rd,
+             pad_value, elem):
     bl(m)
     push(m, 9)
     end_b = sub(m, ob, rb)
@@ -50,12 +52,17 @@ def pad_impl_s8(m, in_ptr, out_ptr, ob, oh, ow, od, lb, lh, lw, ld, rb, rh, rw, 
                         pad = _outside(m, out_w, lw, end_w)
                     if not pad:
                         pad = _outside(m, out_d, ld, end_d)
-                    if pad:
+                    if pad and elem == 1:
                         strb(m, out_ptr, pad_value)                 # *out_ptr++ = pad_value;
-                    else:
+                    elif pad:
+                        strh(m, out_ptr, pad_value)
+                    elif elem == 1:
                         strb(m, out_ptr, ldrsb(m, in_ptr))          # *out_ptr++ = *in_ptr++;
-                        in_ptr += 1
-                    out_ptr += 1
+                    else:
+                        strh(m, out_ptr, ldrsh(m, in_ptr))
+                    if not pad:
+                        in_ptr += elem
+                    out_ptr += elem
                     add(m, out_d, 1)
                     cmp(m, out_d + 1, od)
                     bcc(m, out_d + 1 < od)
@@ -75,6 +82,7 @@ def run_reference(m, case, addr, tracer=None):
     b, h, w, d = (i[k] for k in "nhwc")
     lb, lh, lw, ld = (pre[k] for k in "nhwc")
     rb, rh, rw, rd = (post[k] for k in "nhwc")
-    run(pad_impl_s8, m, addr["input"], addr["output"], b + lb + rb, h + lh + rh, w + lw + rw,
-        d + ld + rd, lb, lh, lw, ld, rb, rh, rw, rd, case["pad_value"], tracer=tracer)
-    return ["tflite::reference_ops::PadImpl<int8_t>"]
+    elem = case.get("elem", 1)        # int16 steps carry it; the int8 vectors' cases do not
+    run(pad_impl, m, addr["input"], addr["output"], b + lb + rb, h + lh + rh, w + lw + rw,
+        d + ld + rd, lb, lh, lw, ld, rb, rh, rw, rd, case["pad_value"], elem, tracer=tracer)
+    return [f"tflite::reference_ops::PadImpl<int{8 * elem}_t>"]

@@ -17,16 +17,18 @@ FPU, which armsim does not model: `host_quantize` computes it on the host, as TF
 import numpy as np
 
 from armsim.cpu.kernel import kernel, run
-from armsim.cpu.ops import add, bcc, bl, cmp, ldrsb, ldrsh, pop_pc, push, ssat, strb, strh, sub
+from armsim.cpu.ops import (add, bcc, bl, cmp, ldrsb, ldrsh, pop_pc, push, ssat, str_, strb, strh,
+                            sub)
 
 from armsim.kernels.cmsis_nn.arm_nn_requantize import arm_nn_requantize
 
 
 @kernel
 def requantize(m, inp, out, size, in_bytes, out_bytes, input_zp, output_zp, mult, shift):
-    """Requantize<in, out>: `in_bytes` / `out_bytes` 1 (int8) or 2 (int16).  The loop is the
-    int8 one's with LDRSH / STRH and SSAT #16 for the int16 sides (estimated: no measured
-    16x8 TFLM build exists)."""
+    """Requantize<in, out>: `in_bytes` 1 (int8) or 2 (int16), `out_bytes` 1, 2 or 4 (int32).
+    The loop is the int8 one's with LDRSH / STRH and SSAT #16 for the int16 sides, and for
+    an int32 output STR with no clamp (std::min/max to int32's own limits fold away)
+    (estimated: no measured 16x8 TFLM build exists)."""
     bl(m)
     push(m, 6)
     for i in range(size):
@@ -40,19 +42,22 @@ def requantize(m, inp, out, size, in_bytes, out_bytes, input_zp, output_zp, mult
         v = arm_nn_requantize(m, v, mult, shift)
         pop_pc(m, 2)
         v = add(m, v, output_zp)
-        v = ssat(m, v, 8 * out_bytes, 0)                # std::min/max to the output type
+        if out_bytes < 4:
+            v = ssat(m, v, 8 * out_bytes, 0)            # std::min/max to the output type
         if out_bytes == 1:
             strb(m, out + i, v)
-        else:
+        elif out_bytes == 2:
             strh(m, out + 2 * i, v)
+        else:
+            str_(m, out + 4 * i, v)
         cmp(m, i + 1, size)
         bcc(m, i + 1 < size)
     pop_pc(m, 6)
     return 0
 
 
-_BYTES = {"INT8": 1, "INT16": 2}
-_C_TYPE = {"INT8": "int8_t", "INT16": "int16_t"}
+_BYTES = {"INT8": 1, "INT16": 2, "INT32": 4}
+_C_TYPE = {"INT8": "int8_t", "INT16": "int16_t", "INT32": "int32_t"}
 
 
 def run_reference(m, case, addr, tracer=None):

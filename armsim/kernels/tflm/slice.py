@@ -1,4 +1,4 @@
-"""TFLite Micro's int8 SLICE (slice.cc SliceEval -> reference_ops::Slice<int8_t>,
+"""TFLite Micro's int8 and int16 SLICE (slice.cc SliceEval -> reference_ops::Slice<T>,
 kernels/internal/reference/slice.h), counted.
 
     const RuntimeShape ext_shape = RuntimeShape::ExtendedShape(5, input_shape);
@@ -12,12 +12,13 @@ follows arm-none-eabi-gcc 12.2 -O2 -mcpu=cortex-m4 -DNDEBUG's code for the templ
 (compiled locally): the innermost body recomputes Offset with four MLAs from the dims
 (LDR x4, MLA x4, ADD, LDRSB, STRB with post-increment, CMP, BNE: 13 per element); the outer
 levels' bookkeeping and spills are modelled on the same listing.  ExtendedShape and
-SliceEval's front-padding loops are estimates (their code was not compiled).  Not
-calibrated: no measurement.
+SliceEval's front-padding loops are estimates (their code was not compiled).  int16
+(`elem` 2) is the int8 port's structure with halfword accesses (LDRSH, STRH) and 2-byte
+steps.  Not calibrated: no measurement.
 """
 from armsim.cpu.kernel import kernel, run
-from armsim.cpu.ops import (add, b, bcc, bl, cmp, it, ldr_sp, ldrsb, ldrsb_sp, mla, mov, pop_pc,
-                            push, rsb, str_sp, strb, sub)
+from armsim.cpu.ops import (add, b, bcc, bl, cmp, it, ldr_sp, ldrsb, ldrsb_sp, ldrsh, mla, mov,
+                            pop_pc, push, rsb, str_sp, strb, strh, sub)
 
 
 @kernel(inline=True)
@@ -40,8 +41,8 @@ def _level_next(m, i, hi, spills):
 
 
 @kernel
-def slice_s8(m, inp, out, rank, d1, d2, d3, d4, s0, s1, s2, s3, s4, e0, e1, e2, e3, e4,
-             size_minus_one):
+def slice_impl(m, inp, out, rank, d1, d2, d3, d4, s0, s1, s2, s3, s4, e0, e1, e2, e3, e4,
+               size_minus_one, elem):
     # SliceEval: op_params.begin/size defaults, then GetBeginAndSizeVectors<int32_t>
     for _ in range(5):
         mov(m, 0)
@@ -155,9 +156,12 @@ def slice_s8(m, inp, out, rank, d1, d2, d3, d4, s0, s1, s2, s3, s4, e0, e1, e2, 
                         o = mla(m, o, d3, i3)
                         add(m, out, inp)
                         mla(m, o, d4, i4)
-                        v = ldrsb(m, inp + base + i4)         # input_data[offset]
-                        strb(m, out, v)                       # *output_ptr_++ = ...
-                        out += 1
+                        if elem == 1:
+                            v = ldrsb(m, inp + base + i4)     # input_data[offset]
+                            strb(m, out, v)                   # *output_ptr_++ = ...
+                        else:
+                            strh(m, out, ldrsh(m, inp + 2 * (base + i4)))
+                        out += elem
                         cmp(m, i4 + 1, e4)
                         bcc(m, i4 + 1 < e4)
                     if s4 < e4:
@@ -190,6 +194,6 @@ def run_reference(m, case, addr, tracer=None):
     mask = 0
     for i, v in enumerate(case["size_minus_one"]):
         mask |= int(v) << i
-    run(slice_s8, m, addr["input"], addr["output"], case["rank"], *shape[1:], *start, *stop,
-        mask, tracer=tracer)
-    return ["reference_ops::Slice<int8_t>"]
+    run(slice_impl, m, addr["input"], addr["output"], case["rank"], *shape[1:], *start, *stop,
+        mask, case["elem"], tracer=tracer)
+    return [f"reference_ops::Slice<int{8 * case['elem']}_t>"]

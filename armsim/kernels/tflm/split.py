@@ -1,4 +1,5 @@
-"""TFLite Micro's int8 SPLIT and SPLIT_V (split.cc / split_v.cc SplitImpl<int8_t>), counted.
+"""TFLite Micro's int8 and int16 SPLIT and SPLIT_V (split.cc / split_v.cc SplitImpl<T>, T
+int8_t or int16_t), counted.
 
     outer_size = prod(input dims before axis)          (int64)
     base_inner_size = prod(input dims after axis)      (int64)
@@ -12,11 +13,12 @@ own, after a first pass over the outputs summing their dims (split_size, for a D
 is compiled out; the loop is not).  The sequence follows the disassembly of SplitImpl
 compiled locally with arm-none-eabi-gcc 12.2 -O2 -mcpu=cortex-m4 (the 64-bit dim products
 with UMULL/MLA, the byte loop LDRSB, STRB, CMP, BNE); SPLIT_V's summing loop is an
-estimate.  Not calibrated: no measurement.
+estimate.  int16 (`elem` 2) is the int8 port's structure with halfword accesses (LDRSH,
+STRH) and 2-byte address steps.  Not calibrated: no measurement.
 """
 from armsim.cpu.kernel import kernel, run
-from armsim.cpu.ops import (adc, add, asr, b, bcc, bl, cmp, ldr_sp, ldrd_sp, ldrsb, mla, mov, mul,
-                            pop_pc, push, sbc, str_sp, strb, strd_sp, sub, umull)
+from armsim.cpu.ops import (adc, add, asr, b, bcc, bl, cmp, ldr_sp, ldrd_sp, ldrsb, ldrsh, mla, mov,
+                            mul, pop_pc, push, sbc, str_sp, strb, strd_sp, strh, sub, umull)
 from armsim.kernels.tflm.eval_glue import GET_EVAL_OUTPUT
 from armsim.kernels.tflm.pack import get_eval_tensor
 
@@ -88,8 +90,9 @@ def split_prologue(m, rank, axis, per_output_dims, count):
 
 
 @kernel
-def split_output(m, dst, src, copy, i, count):
-    """One output's block of one outer step: GetEvalOutput(i), copy_size, the byte loop."""
+def split_output(m, dst, src, copy, i, count, elem):
+    """One output's block of one outer step: GetEvalOutput(i), copy_size, the element loop
+    (`elem` bytes each)."""
     mov(m, 0)
     mov(m, i)
     mov(m, 0)
@@ -107,12 +110,15 @@ def split_output(m, dst, src, copy, i, count):
         add(m, 0, 0)
         sub(m, src, 1)
     for j in range(copy):
-        strb(m, dst + j, ldrsb(m, src + j))    # ldrsb.w r2, [r3, #1]!; strb.w r2, [r1, #1]!
+        if elem == 1:
+            strb(m, dst + j, ldrsb(m, src + j))    # ldrsb.w r2, [r3, #1]!; strb.w r2, [r1, #1]!
+        else:
+            strh(m, dst + 2 * j, ldrsh(m, src + 2 * j))
         cmp(m, j + 1, copy)
         bcc(m, j + 1 < copy)
     add(m, i, 1)
     cmp(m, count, i + 1)
-    add(m, src, copy)                          # input_ptr += copy_size
+    add(m, src, elem * copy)                   # input_ptr += copy_size
     bcc(m, i + 1 < count)
     return 0
 
@@ -171,11 +177,13 @@ def run_reference(m, case, addr, tracer=None):
         tracer=tracer)
     run(split_outer_step, m, 0, outer, True, tracer=tracer)
     src = addr["input"]
+    elem = case["elem"]
     for k in range(outer):
         run(split_k_head, m, tracer=tracer)
         for i, (dst, copy) in enumerate(zip(outs, copies)):
-            run(split_output, m, dst + k * copy, src, copy, i, len(outs), tracer=tracer)
-            src += copy
+            run(split_output, m, dst + elem * k * copy, src, copy, i, len(outs), elem,
+                tracer=tracer)
+            src += elem * copy
         run(split_outer_step, m, k, outer, False, tracer=tracer)
     run(split_epilogue, m, tracer=tracer)
-    return ["SplitImpl<int8_t>", "GetEvalOutput"]
+    return [f"SplitImpl<int{8 * elem}_t>", "GetEvalOutput"]

@@ -1,5 +1,5 @@
-"""TFLite Micro's int8 STRIDED_SLICE (strided_slice.cc StridedSliceEval ->
-reference_ops::StridedSlice<int8_t>, kernels/internal/reference/strided_slice.h), counted.
+"""TFLite Micro's int8 and int16 STRIDED_SLICE (strided_slice.cc StridedSliceEval ->
+reference_ops::StridedSlice<T>, kernels/internal/reference/strided_slice.h), counted.
 
 The Eval pads the params to 5 dims (StridedSlicePadIndices), extends both shapes to 5-D,
 derives start/stop per axis (StridedSliceStartForAxis / EndForAxis: negative indices wrap,
@@ -11,12 +11,13 @@ one Write per element.
 The loop nest follows arm-none-eabi-gcc 12.2 -O2 -mcpu=cortex-m4's code for it (compiled
 locally: per level a stride-sign test, the ITE-materialised condition and its CBZ/BEQ, the
 flattened index recomputed with MUL/MLA per write); the setup before the nest (padding,
-ExtendedShape, the ten Start/EndForAxis calls) is an estimate of the same shape.  Not
-calibrated: no measurement.
+ExtendedShape, the ten Start/EndForAxis calls) is an estimate of the same shape.  int16
+(`elem` 2) is the int8 port's structure with halfword accesses (LDRSH, STRH), 2-byte steps
+and WriteN's memcpy of twice the bytes.  Not calibrated: no measurement.
 """
 from armsim.cpu.kernel import kernel, run
-from armsim.cpu.ops import (add, b, bcc, bl, cmp, it, ldr_sp, ldrd_sp, ldrsb, mla, mov, mul,
-                            pop_pc, push, str_sp, strb, sub)
+from armsim.cpu.ops import (add, b, bcc, bl, cmp, it, ldr_sp, ldrd_sp, ldrsb, ldrsh, mla, mov,
+                            mul, pop_pc, push, str_sp, strb, strh, sub)
 from armsim.kernels.libc import memcpy
 
 
@@ -108,7 +109,7 @@ def setup(m, rank):
 
 
 @kernel
-def write_row(m, inp, out, d1, d2, d3, d4, o0, o1, o2, o3, start4, stop4, stride4):
+def write_row(m, inp, out, d1, d2, d3, d4, o0, o1, o2, o3, start4, stop4, stride4, elem):
     """The innermost axis for one (o0..o3): WriteN (stride 1) or the Write loop; returns
     the output pointer after it."""
     cmp(m, stride4, 1)                         # inner_stride_is_1
@@ -138,16 +139,16 @@ def write_row(m, inp, out, d1, d2, d3, d4, o0, o1, o2, o3, start4, stop4, stride
             mla(m, d4, o0, 0)
             ldr_sp(m)                          # writer->input_data_, output_ptr_
             ldr_sp(m)
-            add(m, inp, row + start4)
+            add(m, inp, elem * (row + start4))
             ldr_sp(m)
             bl(m)
-            memcpy(m, out, inp + row + start4, n)   # WriteN: memcpy(output_ptr_, ..., len)
+            memcpy(m, out, inp + elem * (row + start4), elem * n)   # WriteN: memcpy(.., len)
             ldr_sp(m)
             ldr_sp(m)
             ldr_sp(m)
-            add(m, out, n)
+            add(m, out, elem * n)
             str_sp(m)                          # output_ptr_ += len
-            out += n
+            out += elem * n
         return out
     for _ in range(5):
         ldr_sp(m)
@@ -174,11 +175,16 @@ def write_row(m, inp, out, d1, d2, d3, d4, o0, o1, o2, o3, start4, stop4, stride
         mul(m, o0, d4)
         ldr_sp(m)                              # output_ptr_
         mla(m, o1, d4, 0)
-        add(m, out, 1)
-        v = ldrsb(m, inp + row + o4)           # input_data_[position]
-        str_sp(m)                              # output_ptr_++
-        strb(m, out, v)
-        out += 1
+        add(m, out, elem)
+        if elem == 1:
+            v = ldrsb(m, inp + row + o4)       # input_data_[position]
+            str_sp(m)                          # output_ptr_++
+            strb(m, out, v)
+        else:
+            v = ldrsh(m, inp + 2 * (row + o4))
+            str_sp(m)
+            strh(m, out, v)
+        out += elem
         ldr_sp(m)                              # stride[4]
         cmp(m, stride4, 0)
         o4 = add(m, o4, stride4)
@@ -237,11 +243,12 @@ def run_reference(m, case, addr, tracer=None):
             if k == 3:
                 nonlocal_out[0] = run(write_row, m, addr["input"], nonlocal_out[0], d[1],
                                       d[2], d[3], d[4], *offsets, o, st[4], sp[4], sd[4],
-                                      tracer=tracer)
+                                      case["elem"], tracer=tracer)
             else:
                 level(k + 1, offsets + [o])
 
     nonlocal_out = [out]
     level(0, [])
     run(finish, m, tracer=tracer)
-    return ["reference_ops::StridedSlice<int8_t>", "memcpy" if sd[4] == 1 else "Write"]
+    return [f"reference_ops::StridedSlice<int{8 * case['elem']}_t>",
+            "memcpy" if sd[4] == 1 else "Write"]

@@ -1,4 +1,5 @@
-"""TFLite Micro's reference TRANSPOSE for int8 (reference_ops::Transpose, transpose.h).
+"""TFLite Micro's reference TRANSPOSE for int8 and int16 (reference_ops::Transpose<T>,
+transpose.h).
 
     Transpose(params, input_shape, input, output_shape, output):
       if (input_shape.FlatSize() == 0) return;
@@ -16,15 +17,14 @@ There is no measured reference-kernel case for TRANSPOSE: the instruction sequen
 written from the C as gcc -O2 compiles such loops (LDRSB, ADD, STRB with post-increment,
 CMP, BNE per element; a BL, PUSH/POP frame and argument reloads per recursive call),
 not fitted to a measurement.  batch_matmul's Eval (TransposeRowsColumns) calls the same
-kernel.  Ranks up to 4 (armsim's int8 TRANSPOSE limit, as in TFLM's CMSIS-NN build).
+kernel.  Ranks up to 4 (armsim's TRANSPOSE limit, as in TFLM's CMSIS-NN build).  int16 is
+the same structure with halfword accesses (LDRSH, STRH) and strides in bytes.
 """
 import math
 
 from armsim.cpu.kernel import kernel, run
 from armsim.cpu.ops import (add, bcc, bl, cmp, ldr_sp, ldrsb, ldrsh, mov, mul, pop_pc, push,
                             str_sp, strb, strh, sub)
-
-NAME = "tflite::reference_ops::Transpose<int8_t>"
 
 
 @kernel(inline=True)
@@ -169,7 +169,7 @@ def run_transpose(m, shape, perm, inp, out, tracer=None, elem=1):
         os_ = [elem * s for s in out_stride] + [0] * (4 - rank)
         run(transpose_impl, m, rank, inp, out, *d, *is_, *os_[:3], elem, tracer=tracer)
     run(transpose_teardown, m, tracer=tracer)
-    return [NAME]
+    return [f"tflite::reference_ops::Transpose<int{8 * elem}_t>"]
 
 
 def run_reference(m, case, addr, tracer=None):
