@@ -471,4 +471,4 @@ def test_mean_int16_bit_exact_on_every_path():
              g.mean(x, axes=(0, 1, 2, 3)), g.mean(x, axes=(3,), out_scale=2.0 ** -14,
                                                   out_zero_point=0))
     profs = run_all_paths(g.build(), "mean16.tflite")
-    assert all("<int16_t, int32_t>" in o.kernel for o in profs["simd"].ops)
+    assert all("QuantizedMeanOrSum<short, int>" in o.kernel for o in profs["simd"].ops)

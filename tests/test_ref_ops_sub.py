@@ -51,8 +51,9 @@ def test_broadcast_sub_is_simulated():
     assert step.reference_only and not step.host and step.case["input2_shape"] == [1, 3]
 
 
-def test_int16_sub_left_to_tflm():
-    """int16 SUB (left shift 15, halfwords) has no port: TFLM on the host, bit-exact."""
+def test_int16_sub_is_simulated_and_matches_tflm():
+    """int16 SUB (left shift 15, halfwords) runs the reference port on every path, bit-exact
+    with TFLM's interpreter."""
     g = modelgen.Graph(seed=17)
     a = g.input((2, 3, 4), scale=0.001, dtype="int16")
     b = g.input((2, 3, 4), scale=0.0015, dtype="int16")
@@ -63,6 +64,8 @@ def test_int16_sub_left_to_tflm():
     data = g.build()
     m = model.parse(data, "sub16.tflite")
     (step,) = prepare.prepare(m)
-    assert step.host and "INT16" in step.extra["reason"]
+    assert not step.host and step.case["left_shift"] == 15 and step.case["elem"] == 2
     xs = profiler.random_inputs(m, seed=18)
-    assert np.array_equal(profiler.run(m, "simd", inputs=xs).outputs[0], tflm_outputs(data, xs)[0])
+    want = tflm_outputs(data, xs)[0]
+    for path in ("simd", "scalar", "reference"):
+        assert np.array_equal(profiler.run(m, path, inputs=xs).outputs[0], want), path
