@@ -54,7 +54,7 @@ OPS = {}
 def _register(name, mnemonic, body, fitted=False):
     op = Op(name, mnemonic, body, fitted)
     OPS[name] = op
-    return register_jitable(body)
+    return register_jitable(no_cfunc_wrapper=True)(body)
 
 
 @jit(inline="numba", cache=False)
@@ -366,7 +366,7 @@ def _record_granules(trace, first, last):
         _append_granules(trace, first, last)
 
 
-@overload(_record_granules, inline="always")
+@overload(_record_granules, inline="always", jit_options={"no_cfunc_wrapper": True})
 def _record_granules_compiled(trace, first, last):
     if isinstance(trace, types.NoneType):
         return lambda trace, first, last: None
