@@ -247,7 +247,8 @@ REFERENCE_MEASURED = {
     "AddElementWise": 4590, "MulElementwise": 4401, "Sigmoid": 4347, "Tanh": 3712,
     "CalculateLstmGate": 3429, "GetTensorShape": 2628, "Clipping": 747, "aeabi_fcmpgt": 315,
     "UpdateTime": 135, "UpdateBatch": 12}
-INLINE_HELPERS = {"max_lt", "min_ge", "_flat_size", "_tail_less_than_4"}
+INLINE_HELPERS = {"max_lt", "min_ge", "_flat_size", "_tail_less_than_4",
+                  "_fully_connected_shapes"}
 
 
 def test_reference_functions_against_the_executed_tflm_kernel():

@@ -152,18 +152,10 @@ def StateShape(m, time_major):
     bx(m)
 
 
-@kernel
-def FullyConnected16(m, input_offset, output_multiplier, output_shift, input_data,
-                     filter_data, bias_data, batches, accum_depth, output_depth, output_data):
-    """reference_integer_ops::FullyConnected<int8_t, int8_t, int16_t, int32_t>: output offset
-    0, filter offset 0, activation range int16; a [batches, output_depth] output."""
-    push(m, 9)                                                # stmdb sp!, {r4-r11, lr}
-    sub(m, 0, 0)
-    mov(m, 0)
-    for _ in range(2):
-        ldr_sp(m)                                             # params.input_offset, weights_offset
-        str_sp(m)
-    ldr_sp(m)                                                 # output_shape
+@kernel(inline=True)
+def _fully_connected_shapes(m, input_data, batches):
+    """The part of both FullyConnected instances' prologues gcc emits alike: the params'
+    output fields, FlatSizeSkipDim(output_shape, 1) and the two depths."""
     ldrd_sp(m)                                                # output_offset, output_multiplier
     ldr_sp(m)                                                 # output dims count
     str_sp(m)
@@ -196,6 +188,21 @@ def FullyConnected16(m, input_offset, output_multiplier, output_shift, input_dat
     ldr_sp(m)                                                 # accum_depth = filter dims[last]
     ldr_sp(m)                                                 # output_depth = output dims[last]
     bcc(m, batches <= 0)
+
+
+@kernel
+def FullyConnected16(m, input_offset, output_multiplier, output_shift, input_data,
+                     filter_data, bias_data, batches, accum_depth, output_depth, output_data):
+    """reference_integer_ops::FullyConnected<int8_t, int8_t, int16_t, int32_t>: output offset
+    0, filter offset 0, activation range int16; a [batches, output_depth] output."""
+    push(m, 9)                                                # stmdb sp!, {r4-r11, lr}
+    sub(m, 0, 0)
+    mov(m, 0)
+    for _ in range(2):
+        ldr_sp(m)                                             # params.input_offset, weights_offset
+        str_sp(m)
+    ldr_sp(m)                                                 # output_shape
+    _fully_connected_shapes(m, input_data, batches)
     if batches > 0:
         lsl(m, output_depth, 1)
         str_sp(m)
@@ -293,38 +300,7 @@ def FullyConnected16x8(m, input_offset, output_multiplier, output_shift, input_d
     ldr_sp(m)                                                 # params.weights_offset
     ldr_sp(m)                                                 # output_shape
     str_sp(m)
-    ldrd_sp(m)                                                # output_offset, output_multiplier
-    ldr_sp(m)                                                 # output dims count
-    str_sp(m)
-    ldr_sp(m)                                                 # output_shift
-    str_sp(m)
-    cmp(m, 2, 0)
-    ldr_sp(m)                                                 # quantized_activation_min
-    ldr_sp(m)                                                 # quantized_activation_max
-    ldr_sp(m)                                                 # filter dims count
-    str_sp(m)
-    mov(m, input_data)
-    add(m, 2, -1)
-    bcc(m, False)
-    mov(m, 1)                                                 # FlatSizeSkipDim(output_shape, 1)
-    mov(m, 0)
-    add(m, 0, 4)
-    for i in range(2):
-        cmp(m, 1, i)
-        it(m, i == 1)                                         # the skipped dim's LDRNE fails
-        if i != 1:
-            ldr_sp(m)
-        add(m, i, 1)
-        it(m, i == 1)
-        if i != 1:
-            mul(m, 1, batches)
-        cmp(m, 2, i + 1)
-        bcc(m, i + 1 != 2)
-    add(m, 0, 0)
-    cmp(m, batches, 0)
-    ldr_sp(m)                                                 # accum_depth = filter dims[last]
-    ldr_sp(m)                                                 # output_depth = output dims[last]
-    bcc(m, batches <= 0)
+    _fully_connected_shapes(m, input_data, batches)
     if batches > 0:
         lsl(m, output_depth, 1)
         str_sp(m)
