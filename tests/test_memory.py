@@ -200,10 +200,12 @@ def test_a_data_cache_without_a_trace_is_a_clear_error():
 
 def test_trace_overflow_is_reported_not_guessed():
     m = fresh(trace_loads=True)
-    small = m._replace(trace=np.array([0, -1, 0, 0, 0], np.int64))    # room for 2 granules
+    small = m._replace(trace=np.zeros(machine.TRACE_HEADER + 2 + 1, np.int64))  # 2 + spare
+    small.trace[machine.TRACE_LAST] = -1
     for k in range(4):
         ops.ldr(small, FLASH + 16 * k)
-    assert machine.load_trace(small)[1] == 2
+    granules, dropped = machine.load_trace(small)
+    assert list(granules) == [FLASH >> 4, (FLASH >> 4) + 1] and dropped == 2
     with pytest.raises(ValueError, match="overflow"):
         terms(small, system(flash_ws=1, data_cache=memory.Cache("D", 32, 16, 2)))
 

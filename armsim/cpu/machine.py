@@ -213,7 +213,8 @@ def build(memory, dsp=True, armclang=False, trace_loads=None, single_rounding=Fa
     st[PREV_CLASS] = NO_CLASS
     trace = None
     if trace_loads or (trace_loads is None and _trace_loads_default[0]):
-        trace = np.empty(TRACE_HEADER + TRACE_CAPACITY, np.int64)  # pages touched only as used
+        # one spare slot past the capacity (see ops._append_granule); pages touched only as used
+        trace = np.empty(TRACE_HEADER + TRACE_CAPACITY + 1, np.int64)
         trace[:TRACE_HEADER] = (0, -1, 0)
     return Machine(st, mem, rtab, dsp, armclang, trace, single_rounding, regions)
 

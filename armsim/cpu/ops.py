@@ -52,10 +52,10 @@ class Op:
 OPS = {}
 
 
-def _register(name, mnemonic, body, fitted=False):
+def _register(name, mnemonic, body, fitted=False, forceinline=False):
     op = Op(name, mnemonic, body, fitted)
     OPS[name] = op
-    return register_jitable(no_cfunc_wrapper=True)(body)
+    return register_jitable(no_cfunc_wrapper=True, forceinline=forceinline)(body)
 
 
 @jit(inline="numba", cache=False)
@@ -345,41 +345,52 @@ def _traffic(m, block, region, field, beats, nbytes):
     m.st[base + 2] += nbytes
 
 
-def _append_granules(trace, first, last):
-    """Append granules `first`..`last` (at most two: no load spans more) to the load trace,
-    skipping a repeat of the previous one."""
-    for granule in (first, last):
-        if granule != trace[TRACE_LAST]:
-            trace[TRACE_LAST] = granule
-            n = trace[TRACE_COUNT]
-            if n < trace.shape[0] - TRACE_HEADER:
-                trace[TRACE_HEADER + n] = granule
-                trace[TRACE_COUNT] = n + 1
-            else:
-                trace[TRACE_DROPPED] += 1
+@register_jitable(inline="always")
+def _append_granule(trace, traced, granule):
+    """Append `granule` to the load trace when `traced` (0 or 1) and it differs from the
+    previous traced granule; when the trace is full, count it as dropped instead.
+    Branch-free on purpose: a branch around the trace's stores splits the load into basic
+    blocks, and numba then keeps reference counting of the trace array on every load
+    (3-4x slower recording, measured with benchmarks/bench_machine.py --trace-loads).  The
+    store always happens; it lands in the spare slot past the end when the trace is full."""
+    capacity = trace.shape[0] - TRACE_HEADER - 1
+    n = trace[TRACE_COUNT]
+    last = trace[TRACE_LAST]
+    new = traced & (granule != last)
+    full = n >= capacity
+    trace[TRACE_HEADER + min(n, capacity)] = granule
+    trace[TRACE_COUNT] = n + (new & (1 - full))
+    trace[TRACE_DROPPED] += new & full
+    trace[TRACE_LAST] = last + traced * (granule - last)
 
 
-def _record_granules(trace, first, last):
+def _append_granules(trace, traced, first, last):
+    """Trace a load's first and last granule (no load spans more than two)."""
+    _append_granule(trace, traced, first)
+    _append_granule(trace, traced, last)
+
+
+def _record_granules(trace, traced, first, last):
     """Trace a load, unless the machine has no trace (None, the default).  In the compiled
     counted run the overload below is chosen by the trace's type: an untraced machine has
     no code for it at all, so it keeps its speed."""
     if trace is not None:
-        _append_granules(trace, first, last)
+        _append_granules(trace, traced, first, last)
 
 
 @overload(_record_granules, inline="always", jit_options={"no_cfunc_wrapper": True})
-def _record_granules_compiled(trace, first, last):
+def _record_granules_compiled(trace, traced, first, last):
     if isinstance(trace, types.NoneType):
-        return lambda trace, first, last: None
+        return lambda trace, traced, first, last: None
     return _append_granules
 
 
 @jit(inline="numba", cache=False)
 def _record(m, region, address, nbytes):
-    """Trace a load from a traced region (`machine.TRACED_REGIONS`) when `m` records loads."""
-    if m.rtab[region, 3]:
-        _record_granules(m.trace, address >> GRANULE_SHIFT,
-                         (address + nbytes - 1) >> GRANULE_SHIFT)
+    """Trace a load from a traced region (`machine.TRACED_REGIONS`) when `m` records loads
+    (the region's traced flag is an operand, not a branch: see `_append_granule`)."""
+    _record_granules(m.trace, m.rtab[region, 3], address >> GRANULE_SHIFT,
+                     (address + nbytes - 1) >> GRANULE_SHIFT)
 
 
 def _load(mnemonic, nbytes, signed):
@@ -395,7 +406,8 @@ def _load(mnemonic, nbytes, signed):
         if signed or nbytes == 4:
             value = (value ^ sign_bit) - sign_bit
         return value
-    return _register(mnemonic, mnemonic, op)
+    # forceinline: LLVM declined to inline the traced load (2x slower recording, measured)
+    return _register(mnemonic, mnemonic, op, forceinline=True)
 
 
 def _store(mnemonic, nbytes, name=None):
