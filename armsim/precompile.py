@@ -12,6 +12,7 @@ A step counts as seen when a run of it completed with this cache and these sourc
 file per step key under the cache directory).  A marker can only be wrong in the cheap
 direction: a step taken for unseen when its kernels are cached costs a helper a cache load.
 """
+import functools
 import hashlib
 import os
 import struct
@@ -38,20 +39,28 @@ def jobs():
         return os.cpu_count() or 1
 
 
+@functools.lru_cache(maxsize=None)
 def _sources_digest():
+    """Once per process, like the cache's own source stamps (`_cache.source_stamp`)."""
     digest = hashlib.sha256()
     for name, path in sorted(_cache.sources().items()):
         digest.update(name.encode())
-        digest.update(path.read_bytes())
+        digest.update(_cache._content_digest(path))
     return digest.hexdigest()[:20]
+
+
+_SHORT = 8     # longer lists are data (per-channel multipliers, ...): only their length counts
 
 
 def _plain(value):
     """The case's scalar facts (shapes, options, quantization), not its data arrays."""
     if isinstance(value, (bool, int, float, str)) or value is None:
         return repr(value)
-    if isinstance(value, (list, tuple)) and all(isinstance(v, (int, float, str)) for v in value):
-        return repr(list(value))
+    if isinstance(value, (list, tuple)):
+        if len(value) > _SHORT:
+            return f"[{len(value)} values]"
+        if all(isinstance(v, (int, float, str)) for v in value):
+            return repr(list(value))
     return None
 
 
@@ -65,20 +74,35 @@ def step_key(step, build):
 
 
 class Seen:
-    """The marker files of steps already run with this cache and these sources."""
+    """The marker files of steps already run with this cache and these sources (listed once)."""
 
-    def __init__(self):
+    def __init__(self, build):
+        self.build = build
+        self.keys = set()
+        self._key_of = {}
         try:
             self.directory = _cache.cache_root() / "steps" / _sources_digest()
         except OSError:
             self.directory = None
+            return
+        try:
+            self.keys = set(os.listdir(self.directory))
+        except OSError:
+            pass
+
+    def key(self, step):
+        """`step_key` of `step` for this run's build, computed once."""
+        if id(step) not in self._key_of:
+            self._key_of[id(step)] = step_key(step, self.build)
+        return self._key_of[id(step)]
 
     def __contains__(self, key):
-        return self.directory is not None and (self.directory / key).exists()
+        return key in self.keys
 
     def add(self, key):
-        if self.directory is None or key in self:
+        if self.directory is None or key in self.keys:
             return
+        self.keys.add(key)
         try:
             self.directory.mkdir(parents=True, exist_ok=True)
             (self.directory / key).touch()
@@ -106,7 +130,7 @@ def warm(model, steps, values, build, run_step, seen):
     for step in steps:
         if step.host:
             continue
-        key = step_key(step, build)
+        key = seen.key(step)
         if key not in seen and key not in keys:
             keys.add(key)
             pending.append(step)

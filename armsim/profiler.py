@@ -315,7 +315,7 @@ def run(model, path="simd", toolchain="gcc", core="cortex-m4", clock_mhz=100.0,
         values[t.index] = x
     ops = []
     memory_system = board.memory if board is not None else None
-    seen = precompile.Seen()
+    seen = precompile.Seen(build)
     precompile.warm(model, steps, values, build, run_step, seen)
     for step in steps:
         with machine.recording_loads() if memory_system and memory_system.needs_trace() \
@@ -340,7 +340,7 @@ def run(model, path="simd", toolchain="gcc", core="cortex-m4", clock_mhz=100.0,
                              step.macs, counts, cyc, m is not None, bd,
                              op_types(model, model.operators[step.index]), fitted, stages))
         if not step.host:
-            seen.add(precompile.step_key(step, build))
+            seen.add(seen.key(step))
         if progress is not None:
             progress(step)
     outputs = [values[i] for i in model.outputs]

@@ -43,9 +43,9 @@ def test_every_unseen_step_is_taken_once_by_parallel_processes(cache, monkeypatc
     monkeypatch.setenv("ARMSIM_JOBS", "2")
     log = cache / "taken.txt"
     steps = _steps(6)
-    seen = precompile.Seen()
     build = Build("simd")
-    seen.add(precompile.step_key(steps[5], build))           # already run: not taken
+    seen = precompile.Seen(build)
+    seen.add(seen.key(steps[5]))           # already run: not taken
     steps[4].host = True                                      # on the host: nothing compiles
     precompile.warm(None, steps, {}, build, _taker(log), seen)
     taken = [line.split() for line in log.read_text().splitlines()]
@@ -57,9 +57,10 @@ def test_every_unseen_step_is_taken_once_by_parallel_processes(cache, monkeypatc
 def test_one_job_or_one_unseen_step_forks_nothing(cache, monkeypatch):
     log = cache / "taken.txt"
     monkeypatch.setenv("ARMSIM_JOBS", "1")
-    precompile.warm(None, _steps(3), {}, Build("simd"), _taker(log), precompile.Seen())
+    build = Build("simd")
+    precompile.warm(None, _steps(3), {}, build, _taker(log), precompile.Seen(build))
     monkeypatch.setenv("ARMSIM_JOBS", "2")
-    precompile.warm(None, _steps(1), {}, Build("simd"), _taker(log), precompile.Seen())
+    precompile.warm(None, _steps(1), {}, build, _taker(log), precompile.Seen(build))
     assert not log.exists()
 
 
@@ -70,14 +71,19 @@ def test_step_key_separates_builds_and_cases_not_data():
     c = Step(0, "RESHAPE", "reshape", True, {"size": 0, "input": np.arange(3)}, {}, 1, (1,))
     d = Step(0, "RESHAPE", "reshape", True, {"size": 0, "input": np.arange(5)}, {}, 1, (1,))
     assert precompile.step_key(c, Build("simd")) == precompile.step_key(d, Build("simd"))
+    per_channel = [Step(0, "CONV_2D", "conv", False, {"multiplier": list(range(k, k + n))},
+                        {}, 1, (1,)) for k, n in ((0, 16), (7, 16), (0, 17))]
+    keys = [precompile.step_key(s, Build("simd")) for s in per_channel]
+    assert keys[0] == keys[1] != keys[2]        # long lists: their length, not their values
 
 
 def test_markers_belong_to_the_sources(cache, monkeypatch):
-    key = precompile.step_key(_steps(1)[0], Build("simd"))
-    precompile.Seen().add(key)
-    assert key in precompile.Seen()
+    build = Build("simd")
+    key = precompile.step_key(_steps(1)[0], build)
+    precompile.Seen(build).add(key)
+    assert key in precompile.Seen(build)
     monkeypatch.setattr(precompile, "_sources_digest", lambda: "edited")
-    assert key not in precompile.Seen()
+    assert key not in precompile.Seen(build)
 
 
 def test_stand_ins_are_zeros_of_each_tensor_where_no_value_is_known():
@@ -116,8 +122,8 @@ def test_a_cold_run_with_helpers_gives_the_serial_runs_results(tmp_path):
         os.environ.get("ARMSIM_CACHE_DIR")
     try:
         precompile._cache._resolve.cache_clear()
-        seen = precompile.Seen()
-        assert all(precompile.step_key(s, Build("reference")) in seen for s in steps)
+        seen = precompile.Seen(Build("reference"))
+        assert all(seen.key(s) in seen for s in steps)
     finally:
         if saved is None:
             del os.environ["ARMSIM_CACHE_DIR"]

@@ -259,10 +259,11 @@ class Counters:
                    int(b[machine.IT_FAILED]), beats)
 
     def class_counts(self):
-        out = np.zeros(N_CLASSES, np.int64)
-        for i, mn in enumerate(MNEMONICS):
-            out[CLASS_INDEX[CLASS_OF[mn]]] += self.mnemonics[i]
-        return out
+        return self.mnemonics @ _CLASS_OF_MNEMONIC
+
+
+# row i: the one-hot timing class of mnemonic i
+_CLASS_OF_MNEMONIC = np.eye(N_CLASSES, dtype=np.int64)[[CLASS_INDEX[CLASS_OF[mn]] for mn in MNEMONICS]]
 
 
 def _dual_issued(rule, pairs, class_counts):

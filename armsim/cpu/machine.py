@@ -126,7 +126,7 @@ NO_CLASS = CLASS_INDEX["it"]   # a neutral predecessor at reset (IT never affect
 # accesses to the most recently used line change no LRU state.  `armsim.cpu.memory` replays it.
 TRACED_REGIONS = ("flash",)    # constant data (weights) behind a flash accelerator or cache
 GRANULE_SHIFT = 4
-TRACE_COUNT, TRACE_LAST, TRACE_DROPPED, TRACE_HEADER = 0, 1, 2, 3
+TRACE_COUNT, TRACE_LAST, TRACE_HEADER = 0, 1, 2
 TRACE_CAPACITY = 1 << 22       # granules per machine (one op); beyond, loads are only counted
 
 # Conventional Cortex-M memory map (ARMv7-M ARM B3.1): code/flash and SRAM.
@@ -215,7 +215,7 @@ def build(memory, dsp=True, armclang=False, trace_loads=None, single_rounding=Fa
     if trace_loads or (trace_loads is None and _trace_loads_default[0]):
         # one spare slot past the capacity (see ops._append_granule); pages touched only as used
         trace = np.empty(TRACE_HEADER + TRACE_CAPACITY + 1, np.int64)
-        trace[:TRACE_HEADER] = (0, -1, 0)
+        trace[:TRACE_HEADER] = (0, -1)
     return Machine(st, mem, rtab, dsp, armclang, trace, single_rounding, regions)
 
 
@@ -233,7 +233,7 @@ def reset_counters(m):
     m.regions[:] = 0
     m.st[PREV_CLASS] = NO_CLASS
     if m.trace is not None:
-        m.trace[:TRACE_HEADER] = (0, -1, 0)
+        m.trace[:TRACE_HEADER] = (0, -1)
 
 
 def fault_message(m, region_names):
@@ -285,8 +285,9 @@ def load_trace(m):
     changes did not fit the trace (0 when it is complete); None for an untraced machine."""
     if m.trace is None:
         return None
-    n = int(m.trace[TRACE_COUNT])
-    return m.trace[TRACE_HEADER:TRACE_HEADER + n], int(m.trace[TRACE_DROPPED])
+    appended = int(m.trace[TRACE_COUNT])
+    kept = min(appended, len(m.trace) - TRACE_HEADER - 1)
+    return m.trace[TRACE_HEADER:TRACE_HEADER + kept], appended - kept
 
 
 def region_traffic(m, region_names, block=None):

@@ -27,7 +27,7 @@ from . import isa
 from .instructions import CLASS_INDEX, CLASS_OF, MNEMONIC_INDEX
 from .machine import (FAULT_ADDRESS, FAULT_MNEMONIC, FAULTED, FITTED, GE_FLAGS, GRANULE_SHIFT,
                       IT_FAILED, MULTIPLE_BEATS, PAIRS, PREV_CLASS, Q_FLAG, REGION_BASE,
-                      REGION_FIELDS, STACK_BEATS, TAKEN, TRACE_COUNT, TRACE_DROPPED,
+                      REGION_FIELDS, STACK_BEATS, TAKEN, TRACE_COUNT,
                       TRACE_HEADER, TRACE_LAST, Machine, MemoryFault, category_start,
                       region_index)
 from .instructions import N_CLASSES
@@ -346,28 +346,24 @@ def _traffic(m, block, region, field, beats, nbytes):
 
 
 @register_jitable(inline="always")
-def _append_granule(trace, traced, granule):
-    """Append `granule` to the load trace when `traced` (0 or 1) and it differs from the
-    previous traced granule; when the trace is full, count it as dropped instead.
-    Branch-free on purpose: a branch around the trace's stores splits the load into basic
-    blocks, and numba then keeps reference counting of the trace array on every load
-    (3-4x slower recording, measured with benchmarks/bench_machine.py --trace-loads).  The
-    store always happens; it lands in the spare slot past the end when the trace is full."""
+def _append_granules(trace, traced, first, last):
+    """Append a load's first and `last` granule (no load spans more than two) to the load
+    trace when `traced` (0 or 1), each unless it repeats the previous traced granule.
+    ``TRACE_COUNT`` counts the appends; those past the capacity are dropped, and
+    `machine.load_trace` reports them.  Branch-free on purpose: a branch around the trace's
+    stores splits the load into basic blocks, and numba then keeps reference counting of
+    the trace array on every load (3-4x slower recording, measured with
+    benchmarks/bench_machine.py --trace-loads).  So the stores always happen: into the
+    first free slot, which only an append keeps, or the spare slot past a full trace."""
     capacity = trace.shape[0] - TRACE_HEADER - 1
     n = trace[TRACE_COUNT]
-    last = trace[TRACE_LAST]
-    new = traced & (granule != last)
-    full = n >= capacity
-    trace[TRACE_HEADER + min(n, capacity)] = granule
-    trace[TRACE_COUNT] = n + (new & (1 - full))
-    trace[TRACE_DROPPED] += new & full
-    trace[TRACE_LAST] = last + traced * (granule - last)
-
-
-def _append_granules(trace, traced, first, last):
-    """Trace a load's first and last granule (no load spans more than two)."""
-    _append_granule(trace, traced, first)
-    _append_granule(trace, traced, last)
+    previous = trace[TRACE_LAST]
+    trace[TRACE_HEADER + min(n, capacity)] = first
+    n += traced & (first != previous)
+    trace[TRACE_HEADER + min(n, capacity)] = last
+    n += traced & (last != first)
+    trace[TRACE_COUNT] = n
+    trace[TRACE_LAST] = previous + traced * (last - previous)
 
 
 def _record_granules(trace, traced, first, last):
