@@ -256,3 +256,44 @@ def test_console_script_exit_status_and_output(args, code, stream):
     assert text.strip() and "Traceback" not in done.stderr
     if code == 1:
         assert text.count("\n") == 1 and "no_such_model" in text
+
+
+class _Step:
+    def __init__(self, index):
+        self.index, self.op = index, "CONV_2D"
+
+
+def _late_progress(monkeypatch, delay):
+    """A `_LateProgress` writing to a string as if stderr were a terminal."""
+    import io
+    from rich.console import Console
+    from armsim.cli import cmd_model
+    out = io.StringIO()
+    monkeypatch.setattr(cmd_model, "_console",
+                        lambda stderr=False: Console(file=out, force_terminal=True, width=80))
+    monkeypatch.setattr(cmd_model._LateProgress, "DELAY", delay)
+    return cmd_model._LateProgress("simd", 3), out
+
+
+def test_a_quick_run_shows_no_progress_bar(monkeypatch):
+    progress, out = _late_progress(monkeypatch, 60.0)
+    with progress:
+        for i in range(3):
+            progress.tick(_Step(i))
+    assert progress.bar is None and out.getvalue() == ""
+
+
+def test_a_slow_run_shows_the_bar_with_the_ops_done_so_far(monkeypatch):
+    import time
+    progress, out = _late_progress(monkeypatch, 0.0)
+    with progress:
+        progress.tick(_Step(0))
+        for _ in range(200):                    # the timer thread starts the bar
+            if progress.bar is not None:
+                break
+            time.sleep(0.01)
+        assert progress.bar is not None
+        assert progress.bar.tasks[0].completed >= 1 and progress.bar.tasks[0].total == 3
+        progress.tick(_Step(1))
+        assert progress.bar.tasks[0].completed == 2
+    assert "simd" in out.getvalue() and not progress.bar.live.is_started
