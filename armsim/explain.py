@@ -121,6 +121,11 @@ for _x in "BT":
               "result = operand1 * operand2 + SInt(R[a]);\nR[d] = result<31:0>;\n"
               "if result != SInt(result<31:0>) then APSR.Q = '1';",
               a=0x0005FFFD, b=0x7FFF0009, acc=1000)
+        _spec(f"SMLAL{_x}{_y}", f"SMLAL{_x}{_y} <RdLo>, <RdHi>, <Rn>, <Rm>", "long",
+              f"operand1 = SInt({_nh});\noperand2 = SInt({_mh});\n"
+              "result = operand1 * operand2 + SInt(R[dHi]:R[dLo]);     // modulo 2^64\n"
+              "R[dHi] = result<63:32>;\nR[dLo] = result<31:0>;",
+              a=0x0005FFFD, b=0x7FFF0009, acc=1 << 31)
 _DUAL = {
     "SMLAD": ("+", False, True, "R[a]"), "SMLADX": ("+", True, True, "R[a]"),
     "SMLSD": ("-", False, True, "R[a]"), "SMUAD": ("+", False, False, None),

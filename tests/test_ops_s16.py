@@ -166,3 +166,21 @@ def test_profile_shows_activation_and_weight_types(tmp_path):
     assert r.exit_code == 0, r.output
     assert "int16x8" in r.output
     assert [o["types"] for o in json.loads(out.read_text())["ops"]] == ["int16x8", "int16x8"]
+
+
+def test_long_halfword_macs_are_smlalbb_on_the_dsp_build():
+    """gcc -mcpu=cortex-m4 multiplies int16 x int8 into an int64 accumulator with SMLALBB (the
+    FC's tail columns, the generic depthwise's MACs, the conv's columns past MAX_COL_COUNT;
+    read off arm-none-eabi-objdump of CMSIS-NN 99f736a); the Cortex-M3 has no SMLALBB, gcc
+    emits SMLAL: the same MACs under another mnemonic."""
+    counts = {}
+    for stem in ("fully_connected_int16", "dw_int16xint8", "int16xint8"):
+        case = load_case(VECTORS / f"{stem}.json")
+        counts[stem] = {path: run_case(case, path).counts() for path in ("simd", "scalar")}
+        assert "smlalbb" not in counts[stem]["scalar"] and counts[stem]["simd"]["smlalbb"] > 0
+    fc = load_case(VECTORS / "fully_connected_int16.json")
+    batches, rows = fc["input_dims"]["n"], fc["output_dims"]["c"]
+    cols = fc["filter_dims"]["n"]
+    assert counts["fully_connected_int16"]["simd"]["smlalbb"] == batches * rows * (cols % 4)
+    dw = counts["dw_int16xint8"]
+    assert dw["simd"]["smlalbb"] == dw["scalar"]["smlal"] and "smlal" not in dw["simd"]

@@ -16,7 +16,8 @@ _BY_CLASS = {
            "lsl lsr asr ror rrx sxtb sxth uxtb uxth sxtab sxtah uxtab uxtah rev rev16 "
            "revsh rbit clz ubfx sbfx bfi bfc nop",
     "mul": "mul mla mls smull umull smlal umlal smulbb smulbt smultb smultt smlabb "
-           "smlabt smlatb smlatt smulwb smulwt smlawb smlawt smmul smmulr smmla smmls",
+           "smlabt smlatb smlatt smlalbb smlalbt smlaltb smlaltt smulwb smulwt smlawb smlawt smmul "
+           "smmulr smmla smmls",
     "dspmac": "smlad smladx smlsd smlsdx smuad smuadx smusd smusdx smlald smlaldx "
               "smlsld smlsldx",
     "simd": "sxtb16 sxtab16 uxtb16 uxtab16 pkhbt pkhtb sadd16 ssub16 sadd8 ssub8 "

@@ -355,6 +355,36 @@ def SMLATT(rn, rm, ra):
 
 
 @jit
+def _smlal_xy(rdlo, rdhi, rn, rm, n_top, m_top):
+    """SMLAL<x><y>: RdHi:RdLo += halfword product, modulo 2**64."""
+    return _accumulate64(rdlo, rdhi, _half(rn, n_top) * _half(rm, m_top))
+
+
+@jit
+def SMLALBB(rdlo, rdhi, rn, rm):
+    """SMLALBB: RdHi:RdLo += SInt(R[n]<15:0>) * SInt(R[m]<15:0>), modulo 2**64."""
+    return _smlal_xy(rdlo, rdhi, rn, rm, False, False)
+
+
+@jit
+def SMLALBT(rdlo, rdhi, rn, rm):
+    """SMLALBT: RdHi:RdLo += SInt(R[n]<15:0>) * SInt(R[m]<31:16>), modulo 2**64."""
+    return _smlal_xy(rdlo, rdhi, rn, rm, False, True)
+
+
+@jit
+def SMLALTB(rdlo, rdhi, rn, rm):
+    """SMLALTB: RdHi:RdLo += SInt(R[n]<31:16>) * SInt(R[m]<15:0>), modulo 2**64."""
+    return _smlal_xy(rdlo, rdhi, rn, rm, True, False)
+
+
+@jit
+def SMLALTT(rdlo, rdhi, rn, rm):
+    """SMLALTT: RdHi:RdLo += SInt(R[n]<31:16>) * SInt(R[m]<31:16>), modulo 2**64."""
+    return _smlal_xy(rdlo, rdhi, rn, rm, True, True)
+
+
+@jit
 def SMULBB(rn, rm):
     """SMULBB: R[d] = SInt(R[n]<15:0>) * SInt(R[m]<15:0>) (cannot overflow)."""
     return s16(rn) * s16(rm)

@@ -72,7 +72,8 @@ def issue(m, index, cls, block):
 
 _MAC = {"mul", "mla", "mls", "smull", "umull", "smlal", "umlal", "smmul", "smmulr", "smmla",
         "smulbb", "smulbt", "smultb", "smultt", "smlabb", "smlabt", "smlatb", "smlatt",
-        "smlad", "smladx", "smlsd", "smuad", "smusd", "smlald"}
+        "smlalbb", "smlalbt", "smlaltb", "smlaltt", "smlad", "smladx", "smlsd", "smuad",
+        "smusd", "smlald"}
 _UNPACK = {"sxtb", "sxth", "uxtb", "uxth", "sxtab", "sxtah", "sxtb16", "uxtb16", "sxtab16",
            "uxtab16", "pkhbt", "pkhtb", "rev", "rev16", "ror", "ubfx", "sbfx", "bfi"}
 _SATURATE = {"ssat", "usat", "ssat16", "usat16", "qadd", "qsub", "qdadd", "qdsub", "qadd16",
@@ -223,6 +224,10 @@ smlabb = _sets_q("smlabb", isa.SMLABB)
 smlabt = _sets_q("smlabt", isa.SMLABT)
 smlatb = _sets_q("smlatb", isa.SMLATB)
 smlatt = _sets_q("smlatt", isa.SMLATT)
+smlalbb = _plain("smlalbb", isa.SMLALBB)
+smlalbt = _plain("smlalbt", isa.SMLALBT)
+smlaltb = _plain("smlaltb", isa.SMLALTB)
+smlaltt = _plain("smlaltt", isa.SMLALTT)
 
 smlad = _sets_q("smlad", isa.SMLAD)
 smladx = _sets_q("smladx", isa.SMLADX)

@@ -16,9 +16,10 @@ and stack traffic (`fitted_ldr_sp`, `mov`, `add`, `mla` marked "fitted") are set
 from armsim.cpu.kernel import kernel
 from armsim.cpu.ops import (add, b, bcc, cmp, fitted_add, fitted_ldr_sp, fitted_mov, fitted_str_sp,
                             fitted_strd_sp, ldr, ldrd, ldrsb, ldrsh, mla, mov, pop_pc, push,
-                            sdiv, smlal, strh, sub)
+                            sdiv, strh, sub)
 from armsim.kernels.minmax import max_lt, min_gt
 
+from .arm_nn_mat_mult_kernel_s16 import mac64
 from .arm_nn_requantize_s64 import arm_nn_requantize_s64, reduce_multiplier, requantize_s64_setup
 
 
@@ -104,7 +105,7 @@ def arm_depthwise_conv_s16(m, input, input_batches, input_x, input_y, input_ch, 
                                                 input_ch * ch_mult, idx_out_ch)
                                 in_val = ldrsh(m, input + 2 * idx_0)
                                 k_val = ldrsb(m, kernel_ + ker_idx_0)
-                                lo, hi = smlal(m, lo, hi, in_val, k_val)  # acc_0 += in * k
+                                lo, hi = mac64(m, lo, hi, in_val, k_val)  # acc_0 += in * k
                                 cmp(m, i_ker_x + 1, ker_x_end)
                                 bcc(m, i_ker_x + 1 < ker_x_end)
                             cmp(m, i_ker_y + 1, ker_y_end)

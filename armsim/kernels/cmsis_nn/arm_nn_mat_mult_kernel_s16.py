@@ -24,7 +24,8 @@ the spill reloads / stores and register copies per channel pair and per call (`f
 from armsim.cpu.kernel import kernel
 from armsim.cpu.ops import (add, and_, asr, bcc, cmp, fitted_add, fitted_ldr_sp, fitted_ldrd_sp,
                             fitted_mov, fitted_str_sp, fitted_strd_sp, ldr, ldrd, ldrsb,
-                            ldrsh, mla, mov, pop_pc, push, smlad, smlal, strh, sub, uxth)
+                            ldrh, ldrsh, mla, mov, pop_pc, push, smlabb, smlad, smlal, smlalbb,
+                            strh, sub, uxth)
 from armsim.kernels.minmax import max_lt, min_gt
 
 from .arm_nn_requantize import arm_nn_requantize
@@ -41,14 +42,25 @@ def _clamp_store(m, x, dst, act_min, act_max):
 
 @kernel(inline=True)
 def _scalar_cols(m, ip_a0, ip_a1, ip_b0, ip_b1, c00, c01, c10, c11, col_count, two):
-    """while (col_count) { a0 * b0, a0 * b1 [, a1 * b0, a1 * b1] } into int32 (MLA)."""
+    """while (col_count) { a0 * b0, a0 * b1 [, a1 * b0, a1 * b1] } into int32 (MLA; for one
+    row, gcc -mcpu=cortex-m4 loads the halfwords with LDRH and multiplies with SMLABB)."""
     cmp(m, col_count, 0)
     bcc(m, col_count == 0)
     while col_count:
         a0 = ldrsb(m, ip_a0)                            # int8_t a0 = *ip_a0++;
+        ip_a0 += 1
+        if m.dsp and not two:
+            c00 = smlabb(m, ldrh(m, ip_b0), a0, c00)    # ch_0_out_0 += a0 * b0;
+            b1 = ldrh(m, ip_b1)
+            ip_b0 += 2
+            ip_b1 += 2
+            col_count -= 1                              # col_count--: a pointer compare
+            cmp(m, col_count, 0)
+            c01 = smlabb(m, b1, a0, c01)                # ch_0_out_1 += a0 * b1;
+            bcc(m, col_count != 0)
+            continue
         b0 = ldrsh(m, ip_b0)                            # int16_t b0 = *ip_b0++;
         b1 = ldrsh(m, ip_b1)                            # int16_t b1 = *ip_b1++;
-        ip_a0 += 1
         ip_b0 += 2
         ip_b1 += 2
         c00 = mla(m, a0, b0, c00)
@@ -65,9 +77,19 @@ def _scalar_cols(m, ip_a0, ip_a1, ip_b0, ip_b1, c00, c01, c10, c11, col_count, t
 
 
 @kernel(inline=True)
+def mac64(m, lo, hi, a, b):
+    """int64 += int16 * int16 (sign-extended halfwords): gcc emits SMLALBB for Cortex-M4
+    (DSP), SMLAL for Cortex-M3 (no SMLALBB)."""
+    if m.dsp:
+        return smlalbb(m, lo, hi, a, b)
+    return smlal(m, lo, hi, a, b)
+
+
+@kernel(inline=True)
 def _slow_cols(m, ip_a0, ip_a1, ip_b0, ip_b1, acc, col_count, two):
-    """The columns past MAX_COL_COUNT into the int64 accumulators (SMLAL).  `acc` holds
-    (lo, hi) of ch_0_out_0, ch_0_out_1, ch_1_out_0, ch_1_out_1."""
+    """The columns past MAX_COL_COUNT into the int64 accumulators (SMLALBB in the DSP build,
+    SMLAL in the plain one).  `acc` holds (lo, hi) of ch_0_out_0, ch_0_out_1, ch_1_out_0,
+    ch_1_out_1."""
     l00, h00, l01, h01, l10, h10, l11, h11 = acc
     while col_count:
         a0 = ldrsb(m, ip_a0)
@@ -76,13 +98,13 @@ def _slow_cols(m, ip_a0, ip_a1, ip_b0, ip_b1, acc, col_count, two):
         ip_a0 += 1
         ip_b0 += 2
         ip_b1 += 2
-        l00, h00 = smlal(m, l00, h00, a0, b0)
-        l01, h01 = smlal(m, l01, h01, a0, b1)
+        l00, h00 = mac64(m, l00, h00, a0, b0)
+        l01, h01 = mac64(m, l01, h01, a0, b1)
         if two:
             a1 = ldrsb(m, ip_a1)
             ip_a1 += 1
-            l10, h10 = smlal(m, l10, h10, a1, b0)
-            l11, h11 = smlal(m, l11, h11, a1, b1)
+            l10, h10 = mac64(m, l10, h10, a1, b0)
+            l11, h11 = mac64(m, l11, h11, a1, b1)
         col_count = sub(m, col_count, 1)
         bcc(m, col_count != 0)
     return (l00, h00, l01, h01, l10, h10, l11, h11)

@@ -20,9 +20,7 @@ Both builds follow gcc 12.2 -O2's disassembly of this file (CMSIS-NN 99f736a, -m
 and -mcpu=cortex-m3) instruction for instruction, the stack traffic included.  ../shared/reference
 has no lstm_s16 case; executing the compiled objects on the three lstm_*_s16 vectors (Unicorn,
 see tests/test_ops_lstm_s16.py MEASURED) gives the whole call's totals armsim counts, to the
-instruction, on both builds.  gcc's SMLALBB (DSP tail columns) is
-issued as SMLAL on the already sign-extended halves (armsim has no SMLALBB op; same result,
-same class and cycle).
+instruction, on both builds, SMLALBB in the DSP build's tail columns included.
 """
 from armsim.cpu.kernel import kernel
 from armsim.cpu.ops import (
@@ -59,6 +57,7 @@ from armsim.cpu.ops import (
     sbc,
     smlad,
     smlal,
+    smlalbb,
     str_sp,
     strd_sp,
     strh,
@@ -240,11 +239,11 @@ def _dsp_batch(m, lhs, rhs, bias, dst, mult, sign, n, n_left, rhs_cols, rhs_rows
                 rhs_0 += 1
                 lhs_temp = ldrsh(m, lhs_vec)                  # (*lhs_vec); lhs_vec++
                 lhs_vec += 2
-                lo0, hi0 = smlal(m, lo0, hi0, lhs_temp, r0)   # acc_64_0 += lhs_temp * (*rhs_0)
+                lo0, hi0 = smlalbb(m, lo0, hi0, lhs_temp, r0)  # acc_64_0 += lhs_temp * (*rhs_0)
                 r1 = ldrsb(m, rhs_1)
                 rhs_1 += 1
                 cmp(m, k + 1, rhs_cols)
-                lo1, hi1 = smlal(m, lo1, hi1, lhs_temp, r1)   # acc_64_1 += lhs_temp * (*rhs_1)
+                lo1, hi1 = smlalbb(m, lo1, hi1, lhs_temp, r1)  # acc_64_1 += lhs_temp * (*rhs_1)
                 bcc(m, k + 1 < rhs_cols)
         b1_lo = ldr(m, bias + 8)                              # *effective_bias_ptr++ (two)
         b1_hi = ldr(m, bias + 12)
@@ -334,7 +333,7 @@ def _dsp_batch(m, lhs, rhs, bias, dst, mult, sign, n, n_left, rhs_cols, rhs_rows
                 lhs_temp = ldrsh(m, lhs_vec)
                 lhs_vec += 2
                 cmp(m, k + 1, rhs_cols)
-                lo0, hi0 = smlal(m, lo0, hi0, lhs_temp, r0)
+                lo0, hi0 = smlalbb(m, lo0, hi0, lhs_temp, r0)
                 bcc(m, k + 1 < rhs_cols)
             strd_sp(m)
         b_lo, b_hi = ldrd(m, bias)                            # *effective_bias_ptr++

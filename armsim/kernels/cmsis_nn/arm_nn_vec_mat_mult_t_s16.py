@@ -21,7 +21,7 @@ from armsim.cpu.kernel import kernel
 from armsim.cpu.ops import (adc, add, asr, bcc, carry_of_add, carry_of_sub, cbz, cmp, fitted_add,
                             fitted_ldr_sp, fitted_ldrd_sp, fitted_mov, fitted_str_sp,
                             fitted_strd_sp, fitted_sub, it, ldr, ldrd, ldrsb, ldrsh, mov,
-                            pkhbt, pkhtb, pop_pc, push, sbc, smlad, smlal, strh, sub, sxtb16)
+                            pkhbt, pkhtb, pop_pc, push, sbc, smlad, smlal, smlalbb, strh, sub, sxtb16)
 from armsim.kernels.minmax import max_lt, min_gt
 
 from .arm_nn_requantize_s64 import arm_nn_requantize_s64, requantize_s64_setup
@@ -93,7 +93,8 @@ def _min64(m, lo, hi, bound):
 
 @kernel(inline=True)
 def _tail64(m, lhs_vec, rhs_0, rhs_1, lo0, hi0, lo1, hi1, k, rhs_cols, two_rows):
-    """for (k = col_loop_cnt * 4; k < rhs_cols; k++) acc_64_x += lhs_temp * (*rhs_x);"""
+    """for (k = col_loop_cnt * 4; k < rhs_cols; k++) acc_64_x += lhs_temp * (*rhs_x);
+    (DSP build only: gcc multiplies the two halfwords with SMLALBB.)"""
     cmp(m, k, rhs_cols)
     bcc(m, k >= rhs_cols)
     while k < rhs_cols:
@@ -101,11 +102,11 @@ def _tail64(m, lhs_vec, rhs_0, rhs_1, lo0, hi0, lo1, hi1, k, rhs_cols, two_rows)
         lhs_vec += 2
         r0 = ldrsb(m, rhs_0)
         rhs_0 += 1
-        lo0, hi0 = smlal(m, lo0, hi0, lhs_temp, r0)
+        lo0, hi0 = smlalbb(m, lo0, hi0, lhs_temp, r0)
         if two_rows:
             r1 = ldrsb(m, rhs_1)
             rhs_1 += 1
-            lo1, hi1 = smlal(m, lo1, hi1, lhs_temp, r1)
+            lo1, hi1 = smlalbb(m, lo1, hi1, lhs_temp, r1)
         k += 1
         cmp(m, k, rhs_cols)
         bcc(m, k < rhs_cols)

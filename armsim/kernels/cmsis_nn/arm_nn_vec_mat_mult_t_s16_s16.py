@@ -19,7 +19,7 @@ spill traffic is added.
 """
 from armsim.cpu.kernel import kernel
 from armsim.cpu.ops import (add, asr, bcc, cbz, cmp, fitted_ldr_sp, ldr, ldrd, ldrsh, mov, pop_pc,
-                            push, smlal, smlald, strh, sub)
+                            push, smlal, smlalbb, smlald, strh, sub)
 from armsim.kernels.minmax import max_lt, min_gt
 
 from .arm_nn_requantize_s64 import arm_nn_requantize_s64, requantize_s64_setup
@@ -53,11 +53,11 @@ def _tail(m, lhs_vec, rhs_0, rhs_1, lo0, hi0, lo1, hi1, k, rhs_cols, two_rows):
         lhs_vec += 2
         r0 = ldrsh(m, rhs_0)
         rhs_0 += 2
-        lo0, hi0 = smlal(m, lo0, hi0, lhs_temp, r0)
+        lo0, hi0 = smlalbb(m, lo0, hi0, lhs_temp, r0)
         if two_rows:
             r1 = ldrsh(m, rhs_1)
             rhs_1 += 2
-            lo1, hi1 = smlal(m, lo1, hi1, lhs_temp, r1)
+            lo1, hi1 = smlalbb(m, lo1, hi1, lhs_temp, r1)
         k += 1
         cmp(m, k, rhs_cols)
         bcc(m, k < rhs_cols)
