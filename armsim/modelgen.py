@@ -403,8 +403,9 @@ class Graph:
 
     def prelu(self, x, alpha, alpha_scale=0.01, alpha_zero_point=0, out_scale=None,
               out_zero_point=0, name=None):
-        """PRELU of int8 `x` with `alpha`: a tensor index (e.g. a model input), or int8
-        values made a constant in (alpha_scale, alpha_zero_point); it broadcasts to x."""
+        """PRELU of `x` (int8, or int16: the output takes x's type) with `alpha`: a tensor
+        index (e.g. a model input), or int8 values made a constant in (alpha_scale,
+        alpha_zero_point); it broadcasts to x."""
         name = name or f"prelu_{len(self.ops)}"
         if not isinstance(alpha, (int, np.integer)):
             values = np.asarray(alpha)
@@ -413,7 +414,7 @@ class Graph:
         shape = self._binary_shape(x, alpha, name)
         if out_scale is None:
             out_scale = self.quant(x)[0]
-        y = self.tensor(shape, "int8", out_scale, out_zero_point, name=name)
+        y = self.tensor(shape, self.tensors[x].dtype, out_scale, out_zero_point, name=name)
         return self._op(_BO.PRELU, [x, alpha], [y])
 
     def squared_difference(self, a, b, out_scale=None, out_zero_point=0, name=None):

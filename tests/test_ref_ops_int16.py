@@ -32,6 +32,7 @@ tensorflow/lite/micro/kernels/<file>, tflite-micro HEAD of 2026-08-20), and arms
     MEAN             reduce_common.cc          yes             simulated
     CAST             cast.cc                   yes (to/from)   simulated before (cast.py)
     QUANTIZE i16->i32 quantize_common.cc       yes             simulated (and i8->i32)
+    PRELU            prelu.cc                  yes (int8 alpha) simulated
 
 Counts: RESHAPE / SQUEEZE are one memcpy of the tensor's bytes (twice as many for int16);
 CONCATENATION is the int8 port's structure with its memcpy lengths doubled; EXPAND_DIMS,
@@ -45,7 +46,8 @@ Requantize loop with STR and no SSAT (the clamp to int32's own limits folds away
 MAXIMUM / MINIMUM are MaximumMinimumBroadcastSlow's loops with LDRSH / STRH; SUB is
 SubElementwise's loop with LDRSH / STRH and left_shift 15 (before this, an all-int16 SUB
 ran the int8 kernel with left_shift 20 and gave int8 outputs: a wrong result, now fixed);
-MEAN is QuantizedMeanOrSum's loops with LDRSH / STRH and SSAT #16.
+MEAN is QuantizedMeanOrSum's loops with LDRSH / STRH and SSAT #16; PRELU is
+BroadcastPrelu4DSlow's loops with LDRSH / STRH for the input and output (alpha stays int8).
 
 INEXACT_RATIO_NOTE: TFLM's Python interpreter (an x86 build) computes Prepare's
 `static_cast<double>(input_scale / output_scale)` with the division in double precision:
@@ -472,3 +474,58 @@ def test_mean_int16_bit_exact_on_every_path():
                                                   out_zero_point=0))
     profs = run_all_paths(g.build(), "mean16.tflite")
     assert all("QuantizedMeanOrSum<short, int>" in o.kernel for o in profs["simd"].ops)
+
+
+# --- PRELU -----------------------------------------------------------------------------------
+
+def test_prelu_int16_every_value_bit_exact_on_every_path():
+    """BroadcastPrelu4DSlow<int16_t, int8_t>: every int16 input against a per-channel int8
+    alpha (negative, zero and positive slopes, a nonzero alpha zero point), rescaled outputs
+    that clamp at both int16 ends, a nonzero output zero point (TFLM does not require 0)."""
+    g = modelgen.Graph(seed=13)
+    x = g.input(ALL_INT16.shape, scale=2.0 ** -10, zero_point=0, dtype="int16")
+    slopes = np.linspace(-128, 127, 256).astype(np.int8)
+    g.output(g.prelu(x, slopes, alpha_scale=2.0 ** -7, alpha_zero_point=5,
+                     out_scale=2.0 ** -11, out_zero_point=-300),
+             g.prelu(x, np.array([[[-64]]]), alpha_scale=2.0 ** -6, out_scale=2.0 ** -9))
+    data = g.build()
+    m = model.parse(data, "prelu16.tflite")
+    want = tflm_outputs(data, [ALL_INT16], 1 << 22)
+    for path in PATHS:
+        prof = profiler.run(m, path, inputs=[ALL_INT16])
+        for k, (got, exp) in enumerate(zip(prof.outputs, want)):
+            assert got.dtype == np.int16 and np.array_equal(got, exp), \
+                (path, k, np.argwhere(got != exp)[:5])
+        for o in prof.ops:
+            assert o.simulated and o.reference and "int16_t, int8_t" in o.kernel, o
+    assert want[0].max() == 32767 and want[0].min() == -32768
+
+
+def test_prelu_int16_alpha_as_a_model_input_bit_exact():
+    g = modelgen.Graph(seed=14)
+    x = g.input((2, 3, 4, 5), scale=2.0 ** -11, zero_point=0, dtype="int16")
+    a = g.input((4, 5), scale=2.0 ** -7, zero_point=-2, dtype="int8")
+    g.output(g.prelu(x, a, out_scale=2.0 ** -10))
+    data = g.build()
+    m = model.parse(data, "prelu16in.tflite")
+    rng = np.random.default_rng(14)
+    xs = [rng.integers(-32768, 32768, (2, 3, 4, 5)).astype(np.int16),
+          rng.integers(-128, 128, (4, 5)).astype(np.int8)]
+    want = tflm_outputs(data, xs)
+    for path in PATHS:
+        prof = profiler.run(m, path, inputs=xs)
+        assert np.array_equal(prof.outputs[0], want[0]), path
+        assert prof.ops[0].simulated and prof.ops[0].reference
+
+
+def test_prelu_int16_with_int16_alpha_refused_as_tflm_does():
+    g = modelgen.Graph(seed=15)
+    x = g.input((2, 3), scale=2.0 ** -10, zero_point=0, dtype="int16")
+    a = g.input((2, 3), scale=2.0 ** -10, zero_point=0, dtype="int16")
+    g.output(g.prelu(x, a))
+    data = g.build()
+    with pytest.raises(ModelError, match=r"alpha .* is INT16: TFLM's PreluPrepare requires an "
+                                         r"INT8 alpha with an INT16 output"):
+        profiler.run(model.parse(data, "prelu16a16.tflite"), "reference")
+    with pytest.raises(RuntimeError):
+        tflm_outputs(data, [np.zeros((2, 3), np.int16), np.zeros((2, 3), np.int16)])

@@ -1,5 +1,7 @@
 """PRELU: TFLM's Register_PRELU() (prelu.cc, prelu_common.cc), the reference kernel
-(BroadcastPrelu4DSlow) on every path, alpha broadcast to the input as its kernel does.
+(BroadcastPrelu4DSlow) on every path, alpha broadcast to the input as its kernel does;
+int8, or int16 input and output with int8 alpha (PreluEval's type switch; PreluPrepare
+refuses an int16 output with another alpha type).
 
 Prepare (CalculatePreluParams, int8): output_multiplier_1/shift_1 = QuantizeMultiplier of
 (double)input scale / (double)output scale, output_multiplier_2/shift_2 of (double)input
@@ -12,15 +14,25 @@ import numpy as np
 
 from armsim.kernels.tflm.quantization_util import QuantizationError, quantize_multiplier
 from armsim.operators import EvalGlue, Operator
-from armsim.operators.common import (Step, case_tag, error, input_tensor, require_int8,
+from armsim.operators.common import (NotSimulated, Step, case_tag, error, input_tensor,
+                                     int16_output, require_int8, require_int8_or_int16,
                                      tensor_scale, tensor_zero_point)
 
 
 def prepare(model, op):
     inp, alpha = input_tensor(model, op, 0, "input"), input_tensor(model, op, 1, "alpha")
     out = model.tensors[op.outputs[0]]
+    if out.type == "INT16" and alpha.type != "INT8":
+        raise error(model, op, f"alpha {alpha.describe()} is {alpha.type}: TFLM's PreluPrepare "
+                               f"requires an INT8 alpha with an INT16 output")
+    elem = require_int8_or_int16(model, op, inp, "input")
+    if out.type != inp.type:
+        raise NotSimulated(f"output {out.describe()} is {out.type}, input {inp.describe()} "
+                           f"{inp.type}: armsim simulates PRELU with equal input and output "
+                           f"types")
+    require_int8_or_int16(model, op, out, "output")
+    require_int8(model, op, alpha, "alpha")
     for t, what in ((inp, "input"), (alpha, "alpha"), (out, "output")):
-        require_int8(model, op, t, what)
         if len(t.shape) > 4:
             raise error(model, op, f"{what} {t.describe()} has rank {len(t.shape)}: TFLM's "
                                    f"BroadcastPrelu4DSlow takes at most 4")
@@ -43,12 +55,12 @@ def prepare(model, op):
             "output_shape": list(out.shape), "input_offset": -tensor_zero_point(inp),
             "alpha_offset": -tensor_zero_point(alpha), "output_offset": tensor_zero_point(out),
             "output_multiplier_1": m1, "output_shift_1": s1, "output_multiplier_2": m2,
-            "output_shift_2": s2}
+            "output_shift_2": s2, "elem": elem}
     step = Step(op.index, op.op, "prelu", True, case, {"inputs": [inp.index, alpha.index]},
-                out.index, out.shape)
-    for t in (inp, alpha):
+                out.index, out.shape, extra=int16_output(elem))
+    for t, dtype in ((inp, np.int8 if elem == 1 else np.int16), (alpha, np.int8)):
         if t.constant:
-            step.extra.setdefault("constants", {})[t.index] = np.asarray(t.data).astype(np.int8)
+            step.extra.setdefault("constants", {})[t.index] = np.asarray(t.data).astype(dtype)
     return step
 
 
