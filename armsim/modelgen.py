@@ -418,12 +418,13 @@ class Graph:
         return self._op(_BO.PRELU, [x, alpha], [y])
 
     def squared_difference(self, a, b, out_scale=None, out_zero_point=0, name=None):
-        """SQUARED_DIFFERENCE of two int8 tensors (broadcasting allowed)."""
+        """SQUARED_DIFFERENCE of two int8 (or int16: the output takes their type) tensors
+        (broadcasting allowed)."""
         name = name or f"squared_difference_{len(self.ops)}"
         shape = self._binary_shape(a, b, name)
         if out_scale is None:
             out_scale = (2 * max(self.quant(a)[0], self.quant(b)[0])) ** 2 * 64
-        y = self.tensor(shape, "int8", out_scale, out_zero_point, name=name)
+        y = self.tensor(shape, self.tensors[a].dtype, out_scale, out_zero_point, name=name)
         opts = (tflite.SquaredDifferenceOptionsStart, [], tflite.SquaredDifferenceOptionsEnd)
         return self._op(_BO.SQUARED_DIFFERENCE, [a, b], [y], _OPT.SquaredDifferenceOptions,
                         opts)

@@ -33,6 +33,7 @@ tensorflow/lite/micro/kernels/<file>, tflite-micro HEAD of 2026-08-20), and arms
     CAST             cast.cc                   yes (to/from)   simulated before (cast.py)
     QUANTIZE i16->i32 quantize_common.cc       yes             simulated (and i8->i32)
     PRELU            prelu.cc                  yes (int8 alpha) simulated
+    SQUARED_DIFFERENCE squared_difference.cc   yes (zp 0)      simulated
 
 Counts: RESHAPE / SQUEEZE are one memcpy of the tensor's bytes (twice as many for int16);
 CONCATENATION is the int8 port's structure with its memcpy lengths doubled; EXPAND_DIMS,
@@ -47,7 +48,9 @@ MAXIMUM / MINIMUM are MaximumMinimumBroadcastSlow's loops with LDRSH / STRH; SUB
 SubElementwise's loop with LDRSH / STRH and left_shift 15 (before this, an all-int16 SUB
 ran the int8 kernel with left_shift 20 and gave int8 outputs: a wrong result, now fixed);
 MEAN is QuantizedMeanOrSum's loops with LDRSH / STRH and SSAT #16; PRELU is
-BroadcastPrelu4DSlow's loops with LDRSH / STRH for the input and output (alpha stays int8).
+BroadcastPrelu4DSlow's loops with LDRSH / STRH for the input and output (alpha stays int8);
+SQUARED_DIFFERENCE is SquaredDifference<int8_t>'s element function with left_shift 0, SXTH
+and int16's bounds, in ElementWise's loop or the broadcast loop with LDRSH / STRH.
 
 INEXACT_RATIO_NOTE: TFLM's Python interpreter (an x86 build) computes Prepare's
 `static_cast<double>(input_scale / output_scale)` with the division in double precision:
@@ -529,3 +532,35 @@ def test_prelu_int16_with_int16_alpha_refused_as_tflm_does():
         profiler.run(model.parse(data, "prelu16a16.tflite"), "reference")
     with pytest.raises(RuntimeError):
         tflm_outputs(data, [np.zeros((2, 3), np.int16), np.zeros((2, 3), np.int16)])
+
+
+# --- SQUARED_DIFFERENCE ----------------------------------------------------------------------
+
+def test_squared_difference_int16_bit_exact_on_every_path():
+    """SquaredDifference<int16_t> (left_shift 0) through ElementWise (equal shapes) and
+    BroadcastBinaryFunction4DSlow (broadcast); outputs both in range and saturated."""
+    g = modelgen.Graph(seed=16)
+    x = int16_input(g, (2, 3, 4, 5), name="x")
+    y = g.input((2, 3, 4, 5), scale=3 * 2.0 ** -12, zero_point=0, dtype="int16", name="y")
+    z = g.input((4, 5), scale=2.0 ** -9, zero_point=0, dtype="int16", name="z")
+    g.output(g.squared_difference(x, y), g.squared_difference(x, y, out_scale=2.0 ** -2),
+             g.squared_difference(x, z, out_scale=2.0 ** -3),
+             g.squared_difference(z, x, out_scale=2.0 ** -3))
+    profs = run_all_paths(g.build(), "sqdiff16.tflite", seed=16)
+    kernels = [o.kernel for o in profs["reference"].ops]
+    assert "ElementWise<int16_t>" in kernels[0] and "4DSlow<int16_t>" in kernels[2], kernels
+    out = profs["reference"].outputs
+    assert out[0].max() == 32767 and 0 < out[1].max() < 32767 and out[1].min() >= 0
+
+
+def test_squared_difference_int16_nonzero_zero_point_refused_as_tflm_does():
+    g = modelgen.Graph(seed=17)
+    x = int16_input(g, (2, 3))
+    y = g.input((2, 3), scale=SCALE, zero_point=3, dtype="int16")
+    g.output(g.squared_difference(x, y))
+    data = g.build()
+    with pytest.raises(ModelError, match=r"input2 .* has zero point 3 \(TFLM's int16 "
+                                         r"SQUARED_DIFFERENCE requires 0\)"):
+        profiler.run(model.parse(data, "sqdiff16zp.tflite"), "reference")
+    with pytest.raises(RuntimeError):
+        tflm_outputs(data, [np.zeros((2, 3), np.int16)] * 2)

@@ -2,11 +2,13 @@
 reference kernel on every path, broadcasting as TFLM does (BroadcastBinaryFunction4DSlow
 when the input shapes differ).
 
-Prepare (SquaredDifferencePrepare, int8): equal input types (TF_LITE_ENSURE_TYPES_EQ),
-zero points within int8 (armsim.model refuses others for any int8 tensor), left_shift 7; twice_max_input_scale = 2.0 * (double)max(float
-scales); input multipliers QuantizeMultiplierSmallerThanOneExp(scale / twice); output
-multiplier QuantizeMultiplier(twice^2 / (double)((1 << 14) * output scale)) -- that
-product is int * float, so float; activation range [-128, 127].  TFLM compares no
+Prepare (SquaredDifferencePrepare): equal input types (TF_LITE_ENSURE_TYPES_EQ); int8:
+zero points within int8 (armsim.model refuses others for any int8 tensor), left_shift 7,
+activation range [-128, 127]; int16: every zero point 0 (TF_LITE_ENSURE), left_shift 0,
+range [-32768, 32767]; twice_max_input_scale = 2.0 * (double)max(float scales); input
+multipliers QuantizeMultiplierSmallerThanOneExp(scale / twice); output multiplier
+QuantizeMultiplier(twice^2 / (double)((1 << 2 * left_shift) * output scale)) -- that
+product is int * float, so float.  TFLM compares no
 shapes; armsim refuses an output that is not the inputs' broadcast and a broadcast of
 more than 4 dims (NdArrayDesc<4>).
 """
@@ -15,10 +17,11 @@ import numpy as np
 from armsim.kernels.tflm.quantization_util import (QuantizationError, quantize_multiplier,
                                                    quantize_multiplier_smaller_than_one_exp)
 from armsim.operators import EvalGlue, Operator
-from armsim.operators.common import (Step, case_tag, error, input_tensor, require_int8,
-                                     tensor_scale, tensor_zero_point)
+from armsim.operators.common import (NotSimulated, Step, case_tag, error, input_tensor,
+                                     int16_output, require_int8_or_int16, tensor_scale,
+                                     tensor_zero_point)
 
-LEFT_SHIFT = 7
+LEFT_SHIFT = {1: 7, 2: 0}       # by element size: TFLM's left_shift for int8 and int16
 
 
 def prepare(model, op):
@@ -27,8 +30,18 @@ def prepare(model, op):
     if a.type != b.type:
         raise error(model, op, f"input1 {a.describe()} is {a.type}, input2 {b.describe()} "
                                f"{b.type} (TFLM requires equal types)")
-    for t, what in ((a, "input1"), (b, "input2"), (out, "output")):
-        require_int8(model, op, t, what)
+    elem = require_int8_or_int16(model, op, a, "input1")
+    require_int8_or_int16(model, op, b, "input2")
+    if out.type != a.type:
+        raise NotSimulated(f"output {out.describe()} is {out.type}, the inputs {a.type}: "
+                           f"armsim simulates SQUARED_DIFFERENCE with the inputs' type")
+    require_int8_or_int16(model, op, out, "output")
+    if elem == 2:
+        for t, what in ((a, "input1"), (b, "input2"), (out, "output")):
+            if tensor_zero_point(t) != 0:
+                raise error(model, op, f"{what} {t.describe()} has zero point "
+                                       f"{tensor_zero_point(t)} (TFLM's int16 "
+                                       f"SQUARED_DIFFERENCE requires 0)")
     try:
         shape = tuple(np.broadcast_shapes(a.shape, b.shape))
     except ValueError:
@@ -46,21 +59,22 @@ def prepare(model, op):
         m1, sh1 = quantize_multiplier_smaller_than_one_exp(float(s1) / twice)
         m2, sh2 = quantize_multiplier_smaller_than_one_exp(float(s2) / twice)
         mo, sho = quantize_multiplier(twice * twice /
-                                      float(np.float32(1 << 2 * LEFT_SHIFT) * so))
+                                      float(np.float32(1 << 2 * LEFT_SHIFT[elem]) * so))
     except (QuantizationError, ZeroDivisionError) as e:
         raise error(model, op, f"scales {s1}, {s2}, {so}: {e}") from None
     case = {"case": case_tag(model, op), "family": "squared_difference",
             "input1_shape": list(a.shape), "input2_shape": list(b.shape),
             "output_shape": list(out.shape), "size": int(out.size),
             "input1_offset": -tensor_zero_point(a), "input2_offset": -tensor_zero_point(b),
-            "left_shift": LEFT_SHIFT, "input1_multiplier": m1, "input1_shift": sh1,
+            "left_shift": LEFT_SHIFT[elem], "input1_multiplier": m1, "input1_shift": sh1,
             "input2_multiplier": m2, "input2_shift": sh2, "output_multiplier": mo,
-            "output_shift": sho, "output_offset": tensor_zero_point(out)}
+            "output_shift": sho, "output_offset": tensor_zero_point(out), "elem": elem}
     step = Step(op.index, op.op, "squared_difference", True, case,
-                {"inputs": [a.index, b.index]}, out.index, out.shape)
+                {"inputs": [a.index, b.index]}, out.index, out.shape, extra=int16_output(elem))
     for t in (a, b):
         if t.constant:
-            step.extra.setdefault("constants", {})[t.index] = np.asarray(t.data).astype(np.int8)
+            step.extra.setdefault("constants", {})[t.index] = \
+                np.asarray(t.data).astype(np.int8 if elem == 1 else np.int16)
     return step
 
 

@@ -52,6 +52,8 @@ INT32_MIN = -(2**31)
 ADD, MUL, SUB, SQUARED_DIFFERENCE = 0, 1, 2, 3
 NAMES = {(SQUARED_DIFFERENCE, 1): "tflite::reference_integer_ops::BroadcastBinaryFunction4DSlow"
                                   "<int8_t> (SquaredDifference)",
+         (SQUARED_DIFFERENCE, 2): "tflite::reference_integer_ops::BroadcastBinaryFunction4DSlow"
+                                  "<int16_t> (SquaredDifference)",
          (SUB, 1): "tflite::reference_ops::BroadcastQuantSubSlow<signed char>",
          (ADD, 1): "tflite::reference_integer_ops::BroadcastAdd4DSlow",
          (ADD, 2): "tflite::reference_ops::BroadcastAdd4DSlow<short>",
@@ -374,7 +376,8 @@ def _innermost(m, func, element_bytes, a, b, out, n, a_stride, b_stride, p0, p1,
             mov(m, 0)                                   # r2 = &params
             blx(m)
             if func == SQUARED_DIFFERENCE:
-                r = _squared_difference(m, x, y, p0, p1, p2, p3, p4, p5, p6, p7, p8, p9)
+                r = _squared_difference(m, x, y, p0, p1, p2, p3, p4, p5, p6, p7, p8, p9,
+                                        element_bytes)
             else:
                 r = _add_func(m, x, y, p0, p1, p2, p3, p4, p5, p6, p7, p8, p9, p10, p11,
                               func == SUB, element_bytes)

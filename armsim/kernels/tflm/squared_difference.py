@@ -1,5 +1,5 @@
-"""TFLite Micro's int8 SQUARED_DIFFERENCE (squared_difference.cc), counted: the element
-function
+"""TFLite Micro's int8 and int16 SQUARED_DIFFERENCE (squared_difference.cc), counted: the
+element function
 
     input1_val = input1_offset + x;  input2_val = input2_offset + y
     scaled_inputN_val = MultiplyByQuantizedMultiplierSmallerThanOneExp(
@@ -7,7 +7,7 @@ function
     raw_diff = scaled_input1_val - scaled_input2_val
     raw_output = MultiplyByQuantizedMultiplier(raw_diff * raw_diff, output_multiplier,
                                                output_shift) + output_offset
-    clamped to [-128, 127]
+    clamped to T's range ([-128, 127]; int16: [-32768, 32767], left_shift 0)
 
 run by reference_integer_ops::ElementWise over the flat size (equal input shapes), or by
 reference_integer_ops::BroadcastBinaryFunction4DSlow, i.e. BroadcastBinaryOpSimple
@@ -21,19 +21,20 @@ MultiplyByQuantizedMultiplier external; not committed) compiled with arm-none-ea
 through ElementWise's function pointer: one BL, PUSH and POP per element, and a SXTB of
 the result.  The SaturatingRoundingDoublingHighMul overflow path (x == multiplier ==
 INT32_MIN) cannot run for int8: |input_val << 7| < 2^16 < a multiplier (>= 2^30), so only
-its compare is counted.  ArithmeticParams fields are struct loads (counted as
-stack-slot loads).  No measurement exists: nothing is fitted.
+its compare is counted (nor for int16: |input_val| <= 2^15).  ArithmeticParams fields are
+struct loads (counted as stack-slot loads).  The int16 instance (`elem` 2) is the int8
+code with LDRSH / STRH / SXTH and int16's bounds, not compiled.  No measurement exists:
+nothing is fitted.
 """
 from armsim.cpu.kernel import kernel, run
 from armsim.cpu.ops import (adc, add, and_, asr, bcc, bl, carry_of_add, cmp, it, ldr_lit,
-                            ldr_sp, ldrd_sp, ldrsb, lsl, lsr, mov, mul, mvn, orr, pop_pc, push,
-                            rsb, sbc, smull, strb, sub, sxtb, ubfx)
+                            ldr_sp, ldrd_sp, ldrsb, ldrsh, lsl, lsr, mov, mul, mvn, orr, pop_pc,
+                            push, rsb, sbc, smull, strb, strh, sub, sxtb, sxth, ubfx)
 from armsim.cpu.ops import b as b_
 from armsim.kernels.tflm.common import MultiplyByQuantizedMultiplier
 from armsim.kernels.tflm.elementwise_add import _matching_size
 
 INT32_MIN = -(2**31)
-NAME = "tflite::reference_integer_ops::ElementWise<int8_t> (SquaredDifference)"
 
 
 @kernel(inline=True)
@@ -92,8 +93,10 @@ def _divide_by_pot(m, x, shift, sign, sign_known):
 @kernel(inline=True)
 def _squared_difference(m, x, y, input1_offset, input2_offset, left_shift, input1_multiplier,
                         input1_shift, input2_multiplier, input2_shift, output_multiplier,
-                        output_shift, output_offset):
-    """SquaredDifference<int8_t>(x, y, params) as compiled (the callee after the BL)."""
+                        output_shift, output_offset, elem):
+    """SquaredDifference<T>(x, y, params) as compiled (the callee after the BL); `elem` the
+    element size of T (1: int8, 2: int16)."""
+    q_max = 127 if elem == 1 else 32767
     push(m, 4)                                          # push {r3, r4, r5, lr}
     ldr_sp(m)                                           # params.input1_offset
     ldr_sp(m)                                           # params.left_shift
@@ -106,12 +109,12 @@ def _squared_difference(m, x, y, input1_offset, input2_offset, left_shift, input
     cmp(m, input1_multiplier, shifted_input1_val)
     ldr_sp(m)                                           # params.input1_shift
     shifted_input2_val = lsl(m, input2_val, left_shift)
-    bcc(m, False)                                       # beq: never for int8 (docstring)
+    bcc(m, False)                                       # beq: never (docstring)
     high, sign = _high_mul(m, shifted_input1_val, input1_multiplier, True)
     scaled_input1_val = _divide_by_pot(m, high, input1_shift, sign, True)
     ldrd_sp(m)                                          # input2_multiplier, input2_shift
     cmp(m, input2_multiplier, shifted_input2_val)
-    bcc(m, False)                                       # beq: never for int8
+    bcc(m, False)                                       # beq: never
     high, sign = _high_mul(m, shifted_input2_val, input2_multiplier, False)
     scaled_input2_val = _divide_by_pot(m, high, input2_shift, 0, False)
     raw_diff = sub(m, scaled_input1_val, scaled_input2_val)
@@ -123,25 +126,27 @@ def _squared_difference(m, x, y, input1_offset, input2_offset, left_shift, input
     ldrd_sp(m)                                          # quantized_activation_min / max
     ldr_sp(m)                                           # params.output_offset
     raw_output = add(m, raw_output, output_offset)
-    cmp(m, raw_output, -128)                            # std::max
-    it(m, 0 if raw_output < -128 else 1)
-    if raw_output < -128:
-        raw_output = mov(m, -128)
-    cmp(m, raw_output, 127)                             # std::min
-    it(m, 0 if raw_output >= 127 else 1)
-    if raw_output >= 127:
-        raw_output = mov(m, 127)
-    raw_output = sxtb(m, raw_output, 0)
+    cmp(m, raw_output, -q_max - 1)                      # std::max
+    it(m, 0 if raw_output < -q_max - 1 else 1)
+    if raw_output < -q_max - 1:
+        raw_output = mov(m, -q_max - 1)
+    cmp(m, raw_output, q_max)                           # std::min
+    it(m, 0 if raw_output >= q_max else 1)
+    if raw_output >= q_max:
+        raw_output = mov(m, q_max)
+    if elem == 1:
+        raw_output = sxtb(m, raw_output, 0)
+    else:
+        raw_output = sxth(m, raw_output, 0)
     pop_pc(m, 4)
     return raw_output
 
 
 @kernel
-def elementwise_s8(m, input1_data, input2_data, output_data, size, input1_offset,
-                   input2_offset, left_shift, input1_multiplier, input1_shift,
-                   input2_multiplier, input2_shift, output_multiplier, output_shift,
-                   output_offset):
-    """FlatSize of input1's shape (an estimate), then ElementWise<int8_t> as compiled."""
+def elementwise(m, input1_data, input2_data, output_data, size, input1_offset, input2_offset,
+                left_shift, input1_multiplier, input1_shift, input2_multiplier, input2_shift,
+                output_multiplier, output_shift, output_offset, elem):
+    """FlatSize of input1's shape (an estimate), then ElementWise<T> as compiled."""
     _matching_size(m)
     bl(m)
     cmp(m, size, 0)
@@ -157,15 +162,23 @@ def elementwise_s8(m, input1_data, input2_data, output_data, size, input1_offset
     sub(m, output_data, 1)
     add(m, input1_data, size)
     for i in range(size):
-        x = ldrsb(m, input1_data + i)                   # ldrsb.w r0, [r4, #1]!
-        y = ldrsb(m, input2_data + i)
+        if elem == 1:
+            x = ldrsb(m, input1_data + i)               # ldrsb.w r0, [r4, #1]!
+            y = ldrsb(m, input2_data + i)
+        else:
+            x = ldrsh(m, input1_data + 2 * i)
+            y = ldrsh(m, input2_data + 2 * i)
         mov(m, 0)                                       # mov r2, r7  (&params)
         bl(m)
         r = _squared_difference(m, x, y, input1_offset, input2_offset, left_shift,
                                 input1_multiplier, input1_shift, input2_multiplier,
-                                input2_shift, output_multiplier, output_shift, output_offset)
+                                input2_shift, output_multiplier, output_shift, output_offset,
+                                elem)
         cmp(m, i + 1, size)
-        strb(m, output_data + i, r)                     # strb.w r0, [r6, #1]!
+        if elem == 1:
+            strb(m, output_data + i, r)                 # strb.w r0, [r6, #1]!
+        else:
+            strh(m, output_data + 2 * i, r)
         bcc(m, i + 1 < size)                            # bne
     pop_pc(m, 6)
     return 0
@@ -176,12 +189,15 @@ def run_reference(m, case, addr, tracer=None):
               case["input1_multiplier"], case["input1_shift"], case["input2_multiplier"],
               case["input2_shift"], case["output_multiplier"], case["output_shift"],
               case["output_offset"])
+    elem = case["elem"]
     if case["input1_shape"] != case["input2_shape"]:     # data->requires_broadcast
         from armsim.kernels.tflm import broadcast_binary  # (it imports this module)
+        q_max = 127 if elem == 1 else 32767
         return broadcast_binary.run_broadcast(
-            m, broadcast_binary.SQUARED_DIFFERENCE, 1, addr["inputs"], addr["output"],
+            m, broadcast_binary.SQUARED_DIFFERENCE, elem, addr["inputs"], addr["output"],
             (case["input1_shape"], case["input2_shape"], case["output_shape"]),
-            params + (-128, 127), tracer)
+            params + (-q_max - 1, q_max), tracer)
     a, b = addr["inputs"]
-    run(elementwise_s8, m, a, b, addr["output"], case["size"], *params, tracer=tracer)
-    return [NAME, "tflite::MultiplyByQuantizedMultiplier"]
+    run(elementwise, m, a, b, addr["output"], case["size"], *params, elem, tracer=tracer)
+    return [f"tflite::reference_integer_ops::ElementWise<int{8 * elem}_t> (SquaredDifference)",
+            "tflite::MultiplyByQuantizedMultiplier"]
