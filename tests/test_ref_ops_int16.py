@@ -34,6 +34,8 @@ tensorflow/lite/micro/kernels/<file>, tflite-micro HEAD of 2026-08-20), and arms
     QUANTIZE i16->i32 quantize_common.cc       yes             simulated (and i8->i32)
     PRELU            prelu.cc                  yes (int8 alpha) simulated
     SQUARED_DIFFERENCE squared_difference.cc   yes (zp 0)      simulated
+    RESIZE_NEAREST_NEIGHBOR resize_nearest_neighbor.cc  yes    simulated
+    RESIZE_BILINEAR  resize_bilinear.cc        no (f32, int8)  -
 
 Counts: RESHAPE / SQUEEZE are one memcpy of the tensor's bytes (twice as many for int16);
 CONCATENATION is the int8 port's structure with its memcpy lengths doubled; EXPAND_DIMS,
@@ -50,7 +52,8 @@ ran the int8 kernel with left_shift 20 and gave int8 outputs: a wrong result, no
 MEAN is QuantizedMeanOrSum's loops with LDRSH / STRH and SSAT #16; PRELU is
 BroadcastPrelu4DSlow's loops with LDRSH / STRH for the input and output (alpha stays int8);
 SQUARED_DIFFERENCE is SquaredDifference<int8_t>'s element function with left_shift 0, SXTH
-and int16's bounds, in ElementWise's loop or the broadcast loop with LDRSH / STRH.
+and int16's bounds, in ElementWise's loop or the broadcast loop with LDRSH / STRH;
+RESIZE_NEAREST_NEIGHBOR is the int8 loop nest with memcpy lengths doubled.
 
 INEXACT_RATIO_NOTE: TFLM's Python interpreter (an x86 build) computes Prepare's
 `static_cast<double>(input_scale / output_scale)` with the division in double precision:
@@ -564,3 +567,17 @@ def test_squared_difference_int16_nonzero_zero_point_refused_as_tflm_does():
         profiler.run(model.parse(data, "sqdiff16zp.tflite"), "reference")
     with pytest.raises(RuntimeError):
         tflm_outputs(data, [np.zeros((2, 3), np.int16)] * 2)
+
+
+# --- RESIZE_NEAREST_NEIGHBOR -----------------------------------------------------------------
+
+def test_resize_nearest_neighbor_int16_bit_exact_on_every_path():
+    """ResizeNearestNeighbor<int16_t>: up- and downscaling, every align_corners x
+    half_pixel_centers combination, two batches."""
+    g = modelgen.Graph(seed=18)
+    x = int16_input(g, (2, 5, 7, 3))
+    g.output(g.resize(x, (9, 4)), g.resize(x, (3, 12), align_corners=True),
+             g.resize(x, (10, 14), half_pixel_centers=True),
+             g.resize(x, (4, 6), align_corners=True, half_pixel_centers=True))
+    profs = run_all_paths(g.build(), "resize16.tflite", seed=18)
+    assert all("ResizeNearestNeighbor<int16_t>" in o.kernel for o in profs["simd"].ops)

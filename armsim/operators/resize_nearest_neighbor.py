@@ -3,14 +3,15 @@
 
 Prepare: two inputs, one output, a 4-D input, a constant 1-D int32 size of 2 elements
 (output height, width); the output takes the input's type.  Eval runs float32, int8 and
-int16 (armsim simulates int8).  TFLM never checks the output's shape against the size: its
+int16 (armsim simulates int8 and int16; RESIZE_BILINEAR's Eval takes float32 and int8).  TFLM never checks the output's shape against the size: its
 kernel writes batches x size[0] x size[1] x depth elements, so armsim refuses an output of
 another shape.  The size is read by the kernel: placed in flash.
 """
 import numpy as np
 
 from armsim.operators import EvalGlue, Operator
-from armsim.operators.common import Step, case_tag, error, input_tensor, require_int8
+from armsim.operators.common import (Step, case_tag, error, input_tensor, int16_output,
+                                     require_int8, require_int8_or_int16)
 
 
 def resize_step(model, op, family):
@@ -43,8 +44,11 @@ def resize_step(model, op, family):
         if inp.type not in ("FLOAT32", "INT8"):
             raise error(model, op, f"input {inp.describe()} is {inp.type}: TFLM's Eval takes "
                                    f"float32 or int8")
-    require_int8(model, op, inp, "input")
-    require_int8(model, op, out, "output")
+    if bilinear:
+        require_int8(model, op, inp, "input")
+        elem = 1
+    else:
+        elem = require_int8_or_int16(model, op, inp, "input")
     n, ih, iw, c = (int(d) for d in inp.shape)
     oh, ow = (int(v) for v in np.asarray(size.data).reshape(-1)[:2])
     if out.shape != (n, oh, ow, c):
@@ -52,9 +56,9 @@ def resize_step(model, op, family):
                                f"size {[oh, ow]} makes it {[n, oh, ow, c]}")
     case = {"case": case_tag(model, op), "family": family, "input_shape": [n, ih, iw, c],
             "size": [oh, ow], "align_corners": int(o["AlignCorners"]),
-            "half_pixel_centers": int(o["HalfPixelCenters"])}
+            "half_pixel_centers": int(o["HalfPixelCenters"]), "elem": elem}
     step = Step(op.index, op.op, family, True, case, {"inputs": [inp.index, size.index]},
-                out.index, out.shape)
+                out.index, out.shape, extra=int16_output(elem))
     step.extra["constants"] = {size.index: np.ascontiguousarray(size.data)}
     return step
 

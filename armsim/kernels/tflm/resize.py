@@ -1,5 +1,5 @@
-"""TFLite Micro's int8 RESIZE_NEAREST_NEIGHBOR (reference_ops::ResizeNearestNeighbor<int8_t>,
-kernels/internal/reference/resize_nearest_neighbor.h) and RESIZE_BILINEAR
+"""TFLite Micro's int8 and int16 RESIZE_NEAREST_NEIGHBOR (reference_ops::ResizeNearestNeighbor
+<int8_t> / <int16_t>, kernels/internal/reference/resize_nearest_neighbor.h) and RESIZE_BILINEAR
 (reference_ops::ResizeBilinearInteger<int8_t>, resize_bilinear.h), counted.
 
 RESIZE_NEAREST_NEIGHBOR:
@@ -139,10 +139,11 @@ def nearest_neighbor(m, index, in_size, out_size, align, half):
 
 
 @kernel
-def resize_nearest_neighbor_s8(m, inp, size, out, align, half, batches, in_h, in_w, depth,
-                               rows, cols):
+def resize_nearest_neighbor(m, inp, size, out, align, half, batches, in_h, in_w, depth,
+                            rows, cols, elem):
     """The loop nest; `rows` / `cols` hold GetNearestNeighbor's value per output row /
-    column (float32 on the host, `nearest_index`)."""
+    column (float32 on the host, `nearest_index`); `elem` the element size (int16: the same
+    code, memcpy of depth * 2 bytes and pointers advanced in halfwords)."""
     push(m, 9)
     sub(m, 0, 124)
     extended_shape(m, 4)
@@ -181,7 +182,7 @@ def resize_nearest_neighbor_s8(m, inp, size, out, align, half, batches, in_h, in
         str_sp(m)
     dst = out
     for batch in range(batches):
-        src_batch = inp + batch * in_h * row_offset
+        src_batch = inp + elem * batch * in_h * row_offset
         ldr_sp(m)
         cmp(m, out_h, 0)
         bcc(m, out_h <= 0)
@@ -223,9 +224,9 @@ def resize_nearest_neighbor_s8(m, inp, size, out, align, half, batches, in_h, in
                 add(m, x, 1)
                 mov(m, depth)
                 bl(m)
-                memcpy(m, dst, src_batch + src, depth)
+                memcpy(m, dst, src_batch + elem * src, elem * depth)
                 cmp(m, out_w, x + 1)
-                dst = add(m, dst, depth)
+                dst = add(m, dst, elem * depth)
                 bcc(m, x + 1 == out_w)
                 if x + 1 < out_w:
                     ldr_sp(m)                    # params reloaded after the call
@@ -624,6 +625,8 @@ def run_reference(m, case, addr, tracer=None):
     if case["family"] == "resize_bilinear":
         run(resize_bilinear_s8, m, inp, size, out, align, half, n, ih, iw, c, tracer=tracer)
         return ["reference_ops::ResizeBilinearInteger<int8_t>"]
-    run(resize_nearest_neighbor_s8, m, inp, size, out, align, half, n, ih, iw, c,
-        nearest_index(oh, ih, align, half), nearest_index(ow, iw, align, half), tracer=tracer)
-    return ["reference_ops::ResizeNearestNeighbor<int8_t>", "memcpy"]
+    elem = case["elem"]
+    run(resize_nearest_neighbor, m, inp, size, out, align, half, n, ih, iw, c,
+        nearest_index(oh, ih, align, half), nearest_index(ow, iw, align, half), elem,
+        tracer=tracer)
+    return [f"reference_ops::ResizeNearestNeighbor<int{8 * elem}_t>", "memcpy"]
