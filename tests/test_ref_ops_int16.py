@@ -22,7 +22,7 @@ tensorflow/lite/micro/kernels/<file>, tflite-micro HEAD of 2026-08-20), and arms
     PAD / PADV2      pad.cc (cmsis_nn/pad.cc)  yes (reference) simulated
     TRANSPOSE        transpose.cc (cmsis_nn)   yes (reference) simulated
     MIRROR_PAD       mirror_pad.cc             no (f32, int8)  -
-    SUB              sub.cc                    yes             simulated (elementwise)
+    SUB              sub.cc                    yes             simulated (and broadcast)
     LEAKY_RELU       leaky_relu.cc             yes             simulated
     HARD_SWISH       hard_swish.cc             no (f32, int8)  -
     RELU / RELU6     activations.cc            yes             simulated
@@ -466,6 +466,19 @@ def test_sub_int16_bit_exact_on_every_path():
     g.output(sub(g, a, b, 2.0 ** -9), sub(g, a, c, 2.0 ** -10), sub(g, c, a, 2.0 ** -12),
              sub(g, b, c, 2.0 ** -9, activation="RELU"))
     run_all_paths(g.build(), "sub16.tflite")
+
+
+def test_sub_int16_broadcast_bit_exact_on_every_path():
+    """BroadcastQuantSubSlow<int16_t>: a row and a channel broadcast, each way round, a
+    saturating output."""
+    g = modelgen.Graph(seed=19)
+    a = int16_input(g, (2, 5, 7))
+    row = g.input((1, 5, 1), scale=2.0 ** -11, zero_point=0, dtype="int16")
+    ch = int16_input(g, (7,))
+    g.output(sub(g, a, row, 2.0 ** -10), sub(g, row, a, 2.0 ** -12), sub(g, ch, a, 2.0 ** -9),
+             sub(g, a, ch, 2.0 ** -10, activation="RELU"))
+    profs = run_all_paths(g.build(), "sub16b.tflite", seed=19)
+    assert all("BroadcastQuantSubSlow<short>" in o.kernel for o in profs["simd"].ops)
 
 
 # --- MEAN ------------------------------------------------------------------------------------

@@ -1,7 +1,6 @@
 """SUB: TFLM's Register_SUB() (sub.cc, sub_common.cc), the reference kernel on every path;
-int8 and int16: Sub (SubElementwise); int8 with BroadcastQuantSubSlow when
-ProcessBroadcastShapes finds the inputs' extended shapes differ (kernels/tflm/broadcast_binary.py;
-an int16 broadcast is left to TFLM on the host).
+int8 and int16: Sub (SubElementwise); BroadcastQuantSubSlow<T> when
+ProcessBroadcastShapes finds the inputs' extended shapes differ (kernels/tflm/broadcast_binary.py).
 
 Prepare (CalculateOpDataSub, int8 / int16): input offsets = -zero points, output offset = its
 zero point, left_shift 20 (int16: 15), twice_max_input_scale = 2 * max(scales), the three
@@ -15,7 +14,7 @@ from armsim.kernels.tflm.broadcast_binary import needs_broadcast
 from armsim.kernels.tflm.quantization_util import (QuantizationError,
                                                    quantize_multiplier_smaller_than_one_exp)
 from armsim.operators import EvalGlue, Operator
-from armsim.operators.common import (NotSimulated, Step, binary_operands, case_tag, error,
+from armsim.operators.common import (Step, binary_operands, case_tag, error,
                                      int16_output, tensor_scale, tensor_zero_point)
 
 LEFT_SHIFT = {"INT8": 20, "INT16": 15}     # by the output's type
@@ -45,11 +44,8 @@ def prepare(model, op):
             "out_shift": so_, "out_activation_min": lo, "out_activation_max": hi,
             "size": int(out.size), "elem": elem}
     if needs_broadcast(a.shape, b.shape):
-        if elem == 2:
-            raise NotSimulated(f"broadcasting int16 {list(a.shape)} with {list(b.shape)}: armsim "
-                               f"ports TFLM's int8 broadcast (BroadcastQuantSubSlow<int8_t>)")
         case.update(input1_shape=list(a.shape), input2_shape=list(b.shape),
-                    output_shape=list(out.shape), element_bytes=1)
+                    output_shape=list(out.shape), element_bytes=elem)
     step = Step(op.index, op.op, "sub", True, case, {"inputs": [a.index, b.index]},
                 out.index, out.shape, extra=int16_output(elem))
     dtype = np.int16 if elem == 2 else np.int8

@@ -1,4 +1,4 @@
-"""TFLite Micro's broadcast ADD, MUL (int8, int16) and SUB (int8), counted: the reference
+"""TFLite Micro's broadcast ADD, MUL, SUB and SQUARED_DIFFERENCE (int8, int16), counted: the reference
 kernels TFLM runs when ProcessBroadcastShapes finds the inputs' extended shapes differ -- in
 the CMSIS-NN build too (cmsis_nn/add.cc and mul.cc call arm_elementwise_* only without a
 broadcast):
@@ -6,9 +6,9 @@ broadcast):
     ADD int8   reference_integer_ops::BroadcastAdd4DSlow -> BroadcastBinaryFunction6DSlow
     ADD int16  reference_ops::BroadcastAdd4DSlow<int16_t> -> BroadcastAdd6DSlow (its lambda)
     MUL        reference_integer_ops::BroadcastMul4DSlow<T> -> BroadcastMul6DSlow (its lambda)
-    SUB int8   reference_ops::BroadcastQuantSubSlow<int8_t> -> BroadcastSubCommon (a lambda)
-    SQUARED_DIFFERENCE int8  reference_integer_ops::BroadcastBinaryFunction4DSlow (-> 6DSlow)
-               with SquaredDifference<int8_t> (kernels/tflm/squared_difference.py's compiled
+    SUB        reference_ops::BroadcastQuantSubSlow<T> -> BroadcastSubCommon (a lambda)
+    SQUARED_DIFFERENCE  reference_integer_ops::BroadcastBinaryFunction4DSlow<T> (-> 6DSlow)
+               with SquaredDifference<T> (kernels/tflm/squared_difference.py's compiled
                callee), when its Prepare found the input shapes differ
 
 all of which end in reference_ops::BroadcastBinaryOpSimple (broadcast_loop.h): over the
@@ -55,6 +55,7 @@ NAMES = {(SQUARED_DIFFERENCE, 1): "tflite::reference_integer_ops::BroadcastBinar
          (SQUARED_DIFFERENCE, 2): "tflite::reference_integer_ops::BroadcastBinaryFunction4DSlow"
                                   "<int16_t> (SquaredDifference)",
          (SUB, 1): "tflite::reference_ops::BroadcastQuantSubSlow<signed char>",
+         (SUB, 2): "tflite::reference_ops::BroadcastQuantSubSlow<short>",
          (ADD, 1): "tflite::reference_integer_ops::BroadcastAdd4DSlow",
          (ADD, 2): "tflite::reference_ops::BroadcastAdd4DSlow<short>",
          (MUL, 1): "tflite::reference_integer_ops::BroadcastMul4DSlow<signed char>",
