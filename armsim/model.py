@@ -15,7 +15,7 @@ import flatbuffers
 import numpy as np
 import tflite
 
-from armsim.operators import registry as operator_registry
+from armsim.operators import get as operator_named
 
 # TensorType code -> (name, numpy dtype or None)
 _TYPES = {getattr(tflite.TensorType, n): n for n in dir(tflite.TensorType)
@@ -269,7 +269,7 @@ def _decode(buf, path, name):
             raise ModelError(f"{name}: op {k}: unknown builtin op code {builtin}")
         # an op without a module in armsim.operators still loads: TFLM computes it on the
         # host (armsim.tflm_host), and its options are TFLM's business
-        operator = operator_registry().get(opname)
+        operator = operator_named(opname)
         version = code.Version()
         op_in = [int(i) for i in o.InputsAsNumpy()] if o.InputsLength() else []
         op_out = [int(i) for i in o.OutputsAsNumpy()] if o.OutputsLength() else []

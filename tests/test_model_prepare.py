@@ -88,3 +88,19 @@ def test_per_channel_multipliers_and_flash_wait_states():
     b = profiler.run(m, "simd", flash_wait_states=3)
     assert a.instructions == b.instructions and b.cycles > a.cycles
     assert np.array_equal(a.outputs[0], b.outputs[0])
+
+
+def test_each_operator_module_is_named_after_its_builtin():
+    """`operators.get` imports the module named after the builtin in lower case."""
+    import importlib
+    import pkgutil
+    from armsim import operators
+    for info in pkgutil.iter_modules(operators.__path__):
+        if info.name.startswith("_") or info.name == "common":
+            continue
+        op = importlib.import_module(f"armsim.operators.{info.name}").OPERATOR
+        assert op.name.lower() == info.name and operators.get(op.name) is op
+    assert set(operators.registry()) == {
+        info.name.upper() for info in pkgutil.iter_modules(operators.__path__)
+        if not info.name.startswith("_") and info.name != "common"}
+    assert operators.get("NOT_AN_OP") is None and operators.get("COMMON") is None

@@ -4,10 +4,12 @@ Each module in this package defines ``OPERATOR = Operator(...)``: the builtin na
 highest version its kernels implement, how its options are read, its Prepare (kernel
 parameters as TFLM's ``*_common.cc`` derive them, returning a `common.Step`), the CMSIS-NN
 entry point TFLM's Eval calls, the figures of TFLM's Eval glue, and its persistent arena
-data.  `registry()` is built from these modules; nothing else lists operators.  Adding an
+data.  `registry()` is built from these modules; nothing else lists operators.  A module
+is named after its builtin in lower case (`get` relies on it; tests check it).  Adding an
 operator touches its module here, its kernel files and its tests (docs/design.md).
 """
 import importlib
+import importlib.util
 import pkgutil
 from dataclasses import dataclass, field
 
@@ -60,6 +62,18 @@ def registry():
     return _REGISTRY
 
 
+_BY_NAME = {}
+
+
 def get(name):
-    """The Operator named `name`, or None if armsim has no module for it."""
-    return registry().get(name)
+    """The Operator named `name` (its module is `name` in lower case), or None if armsim has
+    no module for it.  Imports that module only: a model's run loads the operators it uses."""
+    if name not in _BY_NAME:
+        module = name.lower()
+        try:
+            found = importlib.util.find_spec(f"{__name__}.{module}") is not None
+        except ValueError:
+            found = False
+        _BY_NAME[name] = importlib.import_module(f"{__name__}.{module}").OPERATOR \
+            if found and not module.startswith("_") and module != "common" else None
+    return _BY_NAME[name]
