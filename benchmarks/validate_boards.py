@@ -1,6 +1,7 @@
 """armsim with board presets against every published board measurement of a model it runs.
 
     python benchmarks/validate_boards.py [--models kws,vww,ic,ad] [--sensitivity]
+                                         [--person-detect PATH]
 
 For each published latency below (MLPerf Tiny performance-mode medians of the same four
 models as ../shared/models), armsim profiles the model's simd path (TFLM + CMSIS-NN with
@@ -9,7 +10,11 @@ fitted to these results) and prints published cycles (latency x clock), armsim's
 zero-wait-state cycles, armsim's board cycles, the difference and the memory terms.  With
 --sensitivity, the EK-RA6M4 rows are repeated with each of the preset's assumed figures
 changed (they are marked ``assumption`` in `armsim boards ek-ra6m4`) and with caches off,
-to show how much of the result rests on them.  Figures only, no thresholds.
+to show how much of the result rests on them.  With --person-detect PATH (TFLM's own
+tensorflow/lite/micro/models/person_detect.tflite; not in ../shared, not committed here) it
+adds person detection on the NUCLEO-F413ZH, on seeded random inputs (no input file exists;
+the kernels' few data-dependent branches make that a small difference).  Figures only, no
+thresholds.
 
 What limits the comparison (also printed): the boards ran other builds than the one armsim
 models (gcc 12 -O2 with TFLM 90b983c / CMSIS-NN 99f736a, ../shared/models/README.md): the
@@ -64,10 +69,12 @@ MEASUREMENTS = [
     Published("ad", "nucleo-l4r5zi", 1e3 / 99.487, "99.487", V05.format(m="ad"), L4R5_BUILD),
 ]
 
-NOT_RUN = [
-    ("person detection, NUCLEO-F413ZH, TFLM + CMSIS-NN, 386.6 ms (Samsung/ONE issue #7598)",
-     "no person_detect model in ../shared/models: armsim has no copy of that model to run"),
-]
+PERSON_DETECT = Published(
+    "person_detect", "nucleo-f413zh", 386.6, "-", "Samsung/ONE issue #7598",
+    "TFLM + CMSIS-NN on the NUCLEO-F413ZH (the issue's build; its TFLM, CMSIS-NN and "
+    "toolchain versions are not armsim's)")
+NOT_RUN = ("person detection, NUCLEO-F413ZH, TFLM + CMSIS-NN, 386.6 ms (Samsung/ONE issue "
+           "#7598)", "no person_detect model in ../shared/models: give --person-detect PATH")
 
 # EK-RA6M4 figures the preset marks as assumptions, and the values tried instead
 SENSITIVITY = [
@@ -95,21 +102,24 @@ def _variant(config, cache_size=None, cache_ways=None, flash_width=None, caches=
     return replace(config, memory=system)
 
 
-def _load(name, cache):
-    """(model, prepared steps, input_0) of shared model `name`, loaded once."""
+def _load(name, cache, paths):
+    """(model, prepared steps, inputs) of model `name` (a shared model with its input_0.npy,
+    or a path in `paths` with seeded random inputs), loaded once."""
     if name not in cache:
-        path = MODELS / name / "model.tflite"
+        path = Path(paths.get(name, MODELS / name / "model.tflite"))
         model = model_mod.load(str(path))
-        cache[name] = (model, prepare.prepare(model), np.load(path.parent / "input_0.npy"))
+        inputs = [np.load(path.parent / "input_0.npy")] if name not in paths else \
+            profiler.random_inputs(model, seed=0)
+        cache[name] = (model, prepare.prepare(model), inputs)
     return cache[name]
 
 
-def _run(name, config, cache, board=True):
+def _run(name, config, cache, paths, board=True):
     """The simd profile of `name` priced on `config` (its core and clock; with `board`
     False, zero-wait-state memory) and its summed cycle terms."""
-    model, steps, x = _load(name, cache)
+    model, steps, inputs = _load(name, cache, paths)
     prof = profiler.run(model, "simd", core=config.core, clock_mhz=config.clock_mhz,
-                        inputs=[x], steps=steps, board=config if board else None)
+                        inputs=inputs, steps=steps, board=config if board else None)
     terms = {}
     for op in prof.ops:
         for k, v in op.breakdown.items():
@@ -127,43 +137,52 @@ def main():
     ap.add_argument("--boards", default=",".join(sorted({m.board for m in MEASUREMENTS})))
     ap.add_argument("--sensitivity", action="store_true",
                     help="repeat the EK-RA6M4 rows with each assumed figure changed")
+    ap.add_argument("--person-detect", metavar="PATH",
+                    help="TFLM's person_detect.tflite: adds the NUCLEO-F413ZH comparison")
     args = ap.parse_args()
     wanted, wanted_boards = args.models.split(","), args.boards.split(",")
+    measurements, paths = list(MEASUREMENTS), {}
+    if args.person_detect:
+        measurements.append(PERSON_DETECT)
+        paths[PERSON_DETECT.model] = args.person_detect
+        wanted.append(PERSON_DETECT.model)
+        wanted_boards.append(PERSON_DETECT.board)
     models, rows, started = {}, [], time.perf_counter()
     print("armsim (simd path, input_0.npy) with board presets vs published MLPerf Tiny latencies")
-    print(f"{'model':5s} {'board':14s} {'MHz':>4s} {'published ms':>12s} {'pub. Mcycles':>12s} "
+    print(f"{'model':13s} {'board':14s} {'MHz':>4s} {'published ms':>12s} {'pub. Mcycles':>12s} "
           f"{'armsim 0-ws':>12s} {'diff':>7s} {'armsim board':>12s} {'diff':>7s} "
           f"{'data':>9s} {'stack':>9s} {'fetch':>7s}", flush=True)
-    for pub in MEASUREMENTS:
+    for pub in measurements:
         if pub.model not in wanted or pub.board not in wanted_boards:
             continue
         config = boards.configure(pub.board)
-        zero = _run(pub.model, config, models, board=False)[0].cycles
-        prof, terms = _run(pub.model, config, models)
+        zero = _run(pub.model, config, models, paths, board=False)[0].cycles
+        prof, terms = _run(pub.model, config, models, paths)
         rows.append(pub)
         published = pub.latency_ms * config.clock_mhz * 1e3
-        print(f"{pub.model:5s} {pub.board:14s} {config.clock_mhz:4.0f} {pub.latency_ms:12.3f} "
+        print(f"{pub.model:13s} {pub.board:14s} {config.clock_mhz:4.0f} {pub.latency_ms:12.3f} "
               f"{published / 1e6:12.3f} {zero / 1e6:12.3f} {_diff(zero, published)} "
               f"{prof.cycles / 1e6:12.3f} {_diff(prof.cycles, published)} "
               f"{terms['data_memory']:9,d} {terms['stack_memory']:9,d} "
               f"{terms['instruction_fetch']:7,d}", flush=True)
         if args.sensitivity and pub.board == "ek-ra6m4":
             for label, change in SENSITIVITY:
-                cycles = _run(pub.model, _variant(config, **change), models)[0].cycles
-                print(f"{'':5s} {'  ' + label:34s} {'':12s} {'':12s} {'':7s} "
+                cycles = _run(pub.model, _variant(config, **change), models, paths)[0].cycles
+                print(f"{'':13s} {'  ' + label:34s} {'':12s} {'':12s} {'':7s} "
                       f"{cycles / 1e6:12.3f} {_diff(cycles, published)}", flush=True)
     print("\nsources and builds")
     for pub in rows:
-        print(f"  {pub.model}/{pub.board}: {pub.inferences_per_s} inf./s, {pub.source}")
+        rate = f"{pub.inferences_per_s} inf./s" if pub.inferences_per_s != "-" else \
+            f"{pub.latency_ms} ms"
+        print(f"  {pub.model}/{pub.board}: {rate}, {pub.source}")
     for board in sorted({pub.board for pub in rows}):
         config = boards.configure(board)
         build = next(pub.build for pub in rows if pub.board == board)
         print(f"  {board}: {config.describe()}\n    board firmware: {build}")
     print("  armsim: TFLM 90b983c + CMSIS-NN 99f736a as compiled by arm-none-eabi-gcc 12.2 -O2 "
           "(../shared/models/README.md), simd path")
-    print("\nnot compared")
-    for what, why in NOT_RUN:
-        print(f"  {what}: {why}")
+    if not args.person_detect:
+        print(f"\nnot compared\n  {NOT_RUN[0]}: {NOT_RUN[1]}")
     print(f"\n({time.perf_counter() - started:.0f} s)")
 
 
