@@ -305,6 +305,21 @@ def test_transpose_pad_int16_bit_exact_on_every_path():
 ALL_INT16 = np.arange(-32768, 32768, dtype=np.int64).astype(np.int16).reshape(1, 256, 256)
 
 
+def every_int16_value(data, name, kernel, dtype=np.int16, arena=1 << 21):
+    """TFLM's outputs for every int16 input value (ALL_INT16), returned after asserting that
+    each path's outputs equal them with every op simulated on a `kernel` instance."""
+    m = model.parse(data, name)
+    want = tflm_outputs(data, [ALL_INT16], arena)
+    for path in PATHS:
+        prof = profiler.run(m, path, inputs=[ALL_INT16])
+        for k, (got, exp) in enumerate(zip(prof.outputs, want)):
+            assert got.dtype == exp.dtype == dtype, (path, k)
+            assert np.array_equal(got, exp), (path, k, np.argwhere(got != exp)[:5])
+        for o in prof.ops:
+            assert o.simulated and o.reference and kernel in o.kernel, o
+    return want
+
+
 def unary(g, code, x, scale, zero_point=0):
     return g._op(code, [x], [g.tensor(g.shape(x), "int16", scale, zero_point)])
 
@@ -319,15 +334,7 @@ def test_relu_relu6_int16_every_value_bit_exact_on_every_path(in_scale):
     g.output(unary(g, BO.RELU, x, in_scale / 3), unary(g, BO.RELU, x, in_scale * 2.5),
              unary(g, BO.RELU, x, in_scale), unary(g, BO.RELU6, x, in_scale))
     data = g.build()
-    m = model.parse(data, "relu16.tflite")
-    want = tflm_outputs(data, [ALL_INT16], 1 << 21)
-    for path in PATHS:
-        prof = profiler.run(m, path, inputs=[ALL_INT16])
-        for k, (got, exp) in enumerate(zip(prof.outputs, want)):
-            assert got.dtype == exp.dtype == np.int16, (path, k)
-            assert np.array_equal(got, exp), (path, k, np.argwhere(got != exp)[:5])
-        for o in prof.ops:
-            assert o.simulated and o.reference and "int16_t" in o.kernel, o
+    want = every_int16_value(data, "relu16.tflite", "int16_t")
     assert want[0].max() == 32767 and want[1].max() < 32767 and want[3].min() == 0
 
 
@@ -342,14 +349,7 @@ def test_abs_int16_every_value_bit_exact_on_every_path():
     g.output(unary(g, BO.ABS, x, 3 * 2.0 ** -12), unary(g, BO.ABS, x, 2.0 ** -13),
              unary(g, BO.ABS, x, 2.0 ** -10))
     data = g.build()
-    m = model.parse(data, "abs16.tflite")
-    want = tflm_outputs(data, [ALL_INT16], 1 << 21)
-    for path in PATHS:
-        prof = profiler.run(m, path, inputs=[ALL_INT16])
-        for k, (got, exp) in enumerate(zip(prof.outputs, want)):
-            assert np.array_equal(got, exp), (path, k, np.argwhere(got != exp)[:5])
-        for o in prof.ops:
-            assert o.simulated and o.reference and "int16_t" in o.kernel, o
+    want = every_int16_value(data, "abs16.tflite", "int16_t")
     assert want[0].max() == 32767 and want[1].max() == 32767 and want[2].max() < 32767
 
 
@@ -383,14 +383,7 @@ def test_leaky_relu_int16_every_value_bit_exact_on_every_path():
     g.output(leaky_relu(g, x, 0.375, 2.0 ** -10), leaky_relu(g, x, 0.375, 2.0 ** -13),
              leaky_relu(g, x, -0.5, 2.0 ** -9, 100))
     data = g.build()
-    m = model.parse(data, "leaky16.tflite")
-    want = tflm_outputs(data, [ALL_INT16], 1 << 21)
-    for path in PATHS:
-        prof = profiler.run(m, path, inputs=[ALL_INT16])
-        for k, (got, exp) in enumerate(zip(prof.outputs, want)):
-            assert np.array_equal(got, exp), (path, k, np.argwhere(got != exp)[:5])
-        for o in prof.ops:
-            assert o.simulated and o.reference and "int16_t" in o.kernel, o
+    want = every_int16_value(data, "leaky16.tflite", "int16_t")
     assert want[1].max() == 32767 and want[1].min() == -32768 and want[2].min() == 100
 
 
@@ -404,15 +397,7 @@ def test_quantize_int16_to_int32_every_value_bit_exact_on_every_path():
     g.output(g.quantize(x, 3 * 2.0 ** -20, 1000, dtype="int32"),
              g.quantize(x, 2.0 ** -10, 0, dtype="int32"))
     data = g.build()
-    m = model.parse(data, "quantize32.tflite")
-    want = tflm_outputs(data, [ALL_INT16], 1 << 21)
-    for path in PATHS:
-        prof = profiler.run(m, path, inputs=[ALL_INT16])
-        for k, (got, exp) in enumerate(zip(prof.outputs, want)):
-            assert got.dtype == exp.dtype == np.int32, (path, k)
-            assert np.array_equal(got, exp), (path, k, np.argwhere(got != exp)[:5])
-        for o in prof.ops:
-            assert o.simulated and o.reference and "int16_t, int32_t" in o.kernel, o
+    want = every_int16_value(data, "quantize32.tflite", "int16_t, int32_t", dtype=np.int32)
     assert want[0].max() > 32767 * 300
 
 
@@ -508,15 +493,7 @@ def test_prelu_int16_every_value_bit_exact_on_every_path():
                      out_scale=2.0 ** -11, out_zero_point=-300),
              g.prelu(x, np.array([[[-64]]]), alpha_scale=2.0 ** -6, out_scale=2.0 ** -9))
     data = g.build()
-    m = model.parse(data, "prelu16.tflite")
-    want = tflm_outputs(data, [ALL_INT16], 1 << 22)
-    for path in PATHS:
-        prof = profiler.run(m, path, inputs=[ALL_INT16])
-        for k, (got, exp) in enumerate(zip(prof.outputs, want)):
-            assert got.dtype == np.int16 and np.array_equal(got, exp), \
-                (path, k, np.argwhere(got != exp)[:5])
-        for o in prof.ops:
-            assert o.simulated and o.reference and "int16_t, int8_t" in o.kernel, o
+    want = every_int16_value(data, "prelu16.tflite", "int16_t, int8_t", arena=1 << 22)
     assert want[0].max() == 32767 and want[0].min() == -32768
 
 
