@@ -3,7 +3,10 @@
 `armsim.profile(model, core=..., path=...)` profiles a model from Python (`armsim.api`);
 it is imported on first use, so `import armsim` stays cheap (nothing is compiled).
 """
-from . import _cache
+from ._startup import collector_paused
+
+with collector_paused():
+    from . import _cache
 
 _cache.configure()
 

@@ -7,6 +7,7 @@ The cache tests run small compiled functions in fresh processes on a fresh cache
 import ast
 import json
 import os
+import pickle
 import subprocess
 import sys
 import time
@@ -176,6 +177,47 @@ def test_a_corrupt_entry_is_rebuilt_with_one_line(tmp_path, damage):
     assert "isa.SMLAD" in lines[0]
     third = _python(SMLAD, env)                          # rebuilt: loads silently
     assert third.returncode == 0 and third.stdout == "(30, False)\n" and third.stderr == ""
+
+
+LINKED = """
+from armsim.cpu import isa
+from armsim.cpu.jit import jit
+print(isa.SMLAD(0x00020003, 0x00040005, 7))
+library = isa.SMLAD.overloads[isa.SMLAD.signatures[0]].library
+print(type(library).__name__, library._linking_bitcode is not None)
+
+@jit(cache=False)
+def both_ways(a, b):
+    return isa.SMLAD(a, b, 0)[0] + isa.SMLAD(b, a, 1)[0]
+
+print(both_ways(0x00020003, 0x00040005), library._linking_bitcode is None)
+"""
+
+
+def test_a_cached_library_is_parsed_only_when_a_new_compile_links_it(tmp_path):
+    """Loading from the cache skips the linking bitcode; a later compile that calls the
+    loaded function parses and links it, and the result is right."""
+    env = {"ARMSIM_CACHE_DIR": str(tmp_path)}
+    first = _python(SMLAD, env)
+    assert first.returncode == 0 and first.stdout == "(30, False)\n", first.stderr
+    second = _python(LINKED, env)
+    assert second.returncode == 0, second.stderr
+    assert second.stdout == "(30, False)\n_CachedLibrary True\n47 True\n", second.stderr
+
+
+def test_an_entry_of_an_older_format_is_rebuilt(tmp_path):
+    """An entry whose library is numba's own serialisation (no symbol list) is discarded
+    with one line and recompiled."""
+    env = {"ARMSIM_CACHE_DIR": str(tmp_path)}
+    assert _python(SMLAD, env).returncode == 0
+    index, data = _entry(tmp_path)
+    key, payload = pickle.loads(_cache._unsealed(data.read_bytes(), data))
+    (name, _, (object_code, bitcode, _symbols)), *rest = payload
+    data.write_bytes(_cache._sealed(pickle.dumps((key, ((name, "object", (object_code, bitcode)),
+                                                        *rest)))))
+    second = _python(SMLAD, env)
+    assert second.returncode == 0 and second.stdout == "(30, False)\n", second.stderr
+    assert "discarded an unreadable compile cache entry" in second.stderr
 
 
 def _numba_files(folder):

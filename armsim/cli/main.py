@@ -4,9 +4,12 @@ import os
 import pkgutil
 import sys
 
-import click
+from armsim._startup import collector_paused
 
-from armsim import cli
+with collector_paused():
+    import click
+
+    from armsim import cli
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -15,10 +18,11 @@ def main():
     """Cycle-approximate Cortex-M DSP simulator running CMSIS-NN int8 kernels."""
 
 
-for _info in sorted(pkgutil.iter_modules(cli.__path__), key=lambda i: i.name):
-    if _info.name.startswith("cmd_"):
-        for _command in importlib.import_module(f"armsim.cli.{_info.name}").COMMANDS:
-            main.add_command(_command)
+with collector_paused(freeze=True):          # this process keeps what it imported
+    for _info in sorted(pkgutil.iter_modules(cli.__path__), key=lambda i: i.name):
+        if _info.name.startswith("cmd_"):
+            for _command in importlib.import_module(f"armsim.cli.{_info.name}").COMMANDS:
+                main.add_command(_command)
 
 
 def run():

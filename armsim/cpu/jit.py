@@ -17,6 +17,7 @@ version is pinned in pyproject.toml; tests/test_cache.py exercises each override
 import sys
 
 from numba.core import sigutils, types
+from numba.core.caching import NullCache
 from numba.core.compiler_lock import global_compiler_lock
 from numba.core.registry import CPUDispatcher
 
@@ -32,11 +33,22 @@ class Dispatcher(CPUDispatcher):
         return super().get_call_template(args, kws)
 
     def enable_caching(self):
-        try:
-            self._cache = _cache.FunctionCache(self.py_func)
-        except OSError as error:
-            print(f"armsim: no writable cache directory ({error}); compiling without a cache",
-                  file=sys.stderr)
+        self._cache = None            # made on first use: a run compiles or loads a few dozen
+
+    @property
+    def _cache(self):
+        if self.__dict__["_cache"] is None:
+            self.__dict__["_cache"] = NullCache()
+            try:
+                self.__dict__["_cache"] = _cache.FunctionCache(self.py_func)
+            except OSError as error:
+                print(f"armsim: no writable cache directory ({error}); compiling without a "
+                      f"cache", file=sys.stderr)
+        return self.__dict__["_cache"]
+
+    @_cache.setter
+    def _cache(self, cache):
+        self.__dict__["_cache"] = cache
 
     def compile(self, sig):
         with global_compiler_lock:
