@@ -317,35 +317,41 @@ def run(model, path="simd", toolchain="gcc", core="cortex-m4", clock_mhz=100.0,
     memory_system = board.memory if board is not None else None
     seen = precompile.Seen(build)
     precompile.warm(model, steps, values, build, run_step, seen)
-    for step in steps:
-        with machine.recording_loads() if memory_system and memory_system.needs_trace() \
-                else contextlib.nullcontext():
-            m, names, chain, out = run_step(step, values, build)
-        if isinstance(out, list):                   # every output of an op TFLM computed
-            for i, x in zip(step.extra["outputs"], out):
-                values[i] = np.asarray(x).reshape(model.tensors[i].shape)
-        else:
-            values[step.output] = np.asarray(out).reshape(step.output_shape)
-        if m is None:
-            counts, fitted, cyc, bd, stages = {}, {}, 0, {}, {}
-        else:
-            counts, fitted = machine.counts(m), machine.fitted_counts(m)
-            bd = cores.breakdown(m, core, flash_wait_states=flash_wait_states,
-                                 region_names=names, memory_system=memory_system)
-            cyc = bd["total"]
-            stages = cores.stage_breakdown(m, core, flash_wait_states, names,
-                                           memory_system=memory_system, total=cyc)
-        ref = step.reference_only or not build.cmsis_nn
-        ops.append(OpProfile(step.index, step.op, " > ".join(chain), ref, step.output_shape,
-                             step.macs, counts, cyc, m is not None, bd,
-                             op_types(model, model.operators[step.index]), fitted, stages))
-        if not step.host:
-            seen.add(seen.key(step))
-        if progress is not None:
-            progress(step)
+    with machine.recording_loads() if memory_system and memory_system.needs_trace() \
+            else contextlib.nullcontext():
+        for step in steps:
+            ops.append(_profile_step(model, step, values, build, core, flash_wait_states,
+                                     memory_system))
+            if not step.host:
+                seen.add(seen.key(step))
+            if progress is not None:
+                progress(step)
     outputs = [values[i] for i in model.outputs]
     return ModelProfile(model.name, path, core, toolchain, clock_mhz, flash_wait_states, ops,
                         outputs, board, single_rounding)
+
+
+def _profile_step(model, step, values, build, core, flash_wait_states, memory_system):
+    """Run one step, store its output in `values`, and price it (its `OpProfile`)."""
+    m, names, chain, out = run_step(step, values, build)
+    if isinstance(out, list):                   # every output of an op TFLM computed
+        for i, x in zip(step.extra["outputs"], out):
+            values[i] = np.asarray(x).reshape(model.tensors[i].shape)
+    else:
+        values[step.output] = np.asarray(out).reshape(step.output_shape)
+    if m is None:
+        counts, fitted, cyc, bd, stages = {}, {}, 0, {}, {}
+    else:
+        counts, fitted = machine.counts(m), machine.fitted_counts(m)
+        bd = cores.breakdown(m, core, flash_wait_states=flash_wait_states,
+                             region_names=names, memory_system=memory_system)
+        cyc = bd["total"]
+        stages = cores.stage_breakdown(m, core, flash_wait_states, names,
+                                       memory_system=memory_system, total=cyc)
+    ref = step.reference_only or not build.cmsis_nn
+    return OpProfile(step.index, step.op, " > ".join(chain), ref, step.output_shape,
+                     step.macs, counts, cyc, m is not None, bd,
+                     op_types(model, model.operators[step.index]), fitted, stages)
 
 
 __all__ = ["run", "run_step", "random_inputs", "load_input", "check_inputs", "ProfileError",

@@ -191,6 +191,18 @@ def test_recording_loads_context_sets_the_default():
     assert fresh().trace is None
 
 
+def test_machines_built_in_one_recording_block_share_one_restarted_trace():
+    with machine.recording_loads():
+        first = fresh()
+        ops.ldr(first, FLASH)
+        assert len(machine.load_trace(first)[0]) == 1
+        second = fresh()
+        assert second.trace is first.trace and len(machine.load_trace(second)[0]) == 0
+        assert fresh(trace_loads=True).trace is not first.trace      # asked for: its own
+    with machine.recording_loads():
+        assert fresh().trace is not first.trace
+
+
 def test_a_data_cache_without_a_trace_is_a_clear_error():
     m = fresh()
     ops.ldr(m, FLASH)

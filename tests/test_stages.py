@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
-from armsim import api, profiler
+from armsim import api, prepare, profiler
 from armsim.cli.main import main
 from armsim.cpu import cores, machine
 
@@ -96,3 +96,27 @@ def test_why_no_simd_gain():
     result = CliRunner().invoke(main, ["compare"])
     assert result.exit_code == 0, result.output
     assert "why simd gains less than 1.3x" in result.output and "#4 RESHAPE" in result.output
+
+
+SINGLE_ISSUE = [name for name, c in cores.CORES.items() if c.dual_issue is None]
+
+
+@pytest.mark.parametrize("core_name", SINGLE_ISSUE)
+def test_the_block_weights_price_every_stage_block_as_breakdown_of_does(core_name):
+    """`stage_breakdown` prices a single-issue core's stage blocks as one matrix product;
+    each block's product equals that block's own `breakdown_of` total, wait states included."""
+    assert {"cortex-m4", "cortex-m33"} <= set(SINGLE_ISSUE)
+    model = api.load_model(None)
+    values = dict(zip((t.index for t in model.input_tensors()), profiler.random_inputs(model)))
+    for step in prepare.prepare(model)[:2]:
+        m, names, _, out = profiler.run_step(step, values, "simd")
+        values[step.output] = np.asarray(out).reshape(step.output_shape)
+        waits = {"flash": 2, "sram": 1}
+        weights = cores._block_weights(core_name, tuple(names), tuple(sorted(waits.items())))
+        blocks = machine.blocks(m)
+        active = np.flatnonzero(blocks[:, :cores.N_MNEMONICS].any(axis=1))
+        assert len(active) > 3
+        for k in active:
+            counters = cores.Counters.of_block(blocks[k], names)
+            assert int(blocks[k] @ weights) == cores.breakdown_of(counters, core_name,
+                                                                  waits)["total"], k

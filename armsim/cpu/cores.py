@@ -317,6 +317,30 @@ def breakdown_of(counters, core_model, wait_states=None):
     return terms
 
 
+def _block_weights(core_model, region_names, wait_states):
+    """The weights `w` with ``block @ w == breakdown_of(Counters.of_block(block, ...))
+    ["total"]`` for a core without dual issue, whose every term is a sum over counters:
+    pricing a run's stage blocks is then one matrix product.  `wait_states`: sorted
+    (region, n) pairs."""
+    c = core(core_model)
+    w = np.zeros(machine.BLOCK_SIZE, np.int64)
+    w[:N_MNEMONICS] = _named_issue_cycles(core_model) if isinstance(core_model, str) \
+        else _issue_cycles(c)
+    for (p, k), cost in c.pipelined.items():
+        w[machine.PAIRS + CLASS_INDEX[p] * N_CLASSES + CLASS_INDEX[k]] -= \
+            c.class_cycles[k] - cost
+    w[machine.STACK_BEATS] += c.beat_cycles
+    w[machine.MULTIPLE_BEATS] += c.beat_cycles
+    w[machine.TAKEN] += c.taken_branch_refill
+    w[machine.IT_FAILED] += c.failed_it_cycles
+    waits = dict(wait_states)
+    for r, name in enumerate(region_names):
+        base = machine.REGION_BASE + r * len(machine.REGION_FIELDS)
+        w[base + 1] += waits.get(name, 0)                   # load beats
+        w[base + 4] += waits.get(name, 0)                   # store beats
+    return w
+
+
 def _wait_states(flash_wait_states, wait_states):
     ws = dict(wait_states or {})
     if flash_wait_states:
@@ -375,12 +399,18 @@ def stage_breakdown(m, core_name, flash_wait_states=0, region_names=(), wait_sta
                           memory_system)["total"]
     out = {}
     blocks = machine.blocks(m)
-    for k in np.flatnonzero(blocks[:, :N_MNEMONICS].any(axis=1)):
-        label = machine.stage_label(int(k))
-        row = out.setdefault(label, {"cycles": 0, "instructions": 0})
-        row["cycles"] += breakdown_of(Counters.of_block(blocks[k], region_names), core_name,
-                                      ws)["total"]
-        row["instructions"] += int(blocks[k, :N_MNEMONICS].sum())
+    active = np.flatnonzero(blocks[:, :N_MNEMONICS].any(axis=1))
+    if core(core_name).dual_issue is None:
+        block_cycles = blocks[active] @ _block_weights(core_name, tuple(region_names),
+                                                       tuple(sorted(ws.items())))
+    else:
+        block_cycles = [breakdown_of(Counters.of_block(blocks[k], region_names), core_name,
+                                     ws)["total"] for k in active]
+    instructions = blocks[active, :N_MNEMONICS].sum(axis=1)
+    for k, cycles_k, n in zip(active, block_cycles, instructions):
+        row = out.setdefault(machine.stage_label(int(k)), {"cycles": 0, "instructions": 0})
+        row["cycles"] += int(cycles_k)
+        row["instructions"] += int(n)
     ordered = {label: out[label] for label in machine.STAGES if label in out}
     rest = total - sum(row["cycles"] for row in ordered.values())
     if rest:

@@ -175,20 +175,29 @@ def _align16(n):
     return (n + 15) & ~15
 
 
-_trace_loads_default = [False]
+_recording = [None]        # inside `recording_loads`: the block's shared trace buffer
+
+
+def _new_trace():
+    # one spare slot past the capacity (see ops._append_granules); pages touched only as used
+    return np.empty(TRACE_HEADER + TRACE_CAPACITY + 1, np.int64)
 
 
 @contextmanager
 def recording_loads():
     """Within this context, `build` makes machines that trace their loads (for the cache
     models of `armsim.cpu.memory`) unless told otherwise.  A traced machine is another numba
-    type, so its kernels compile once more; untraced runs are unchanged."""
-    before = _trace_loads_default[0]
-    _trace_loads_default[0] = True
+    type, so its kernels compile once more; untraced runs are unchanged.
+
+    The machines built in one block share one trace buffer, each build starting it afresh:
+    read a machine's `load_trace` before building the next.  (A fresh 32 MB buffer per op
+    cost a model run its page faults again at every op: 10-13 % of a board run.)"""
+    before = _recording[0]
+    _recording[0] = _new_trace()
     try:
         yield
     finally:
-        _trace_loads_default[0] = before
+        _recording[0] = before
 
 
 def build(memory, dsp=True, armclang=False, trace_loads=None, single_rounding=False):
@@ -212,9 +221,11 @@ def build(memory, dsp=True, armclang=False, trace_loads=None, single_rounding=Fa
     st = regions[0]
     st[PREV_CLASS] = NO_CLASS
     trace = None
-    if trace_loads or (trace_loads is None and _trace_loads_default[0]):
-        # one spare slot past the capacity (see ops._append_granule); pages touched only as used
-        trace = np.empty(TRACE_HEADER + TRACE_CAPACITY + 1, np.int64)
+    if trace_loads is None and _recording[0] is not None:
+        trace = _recording[0]
+    elif trace_loads:
+        trace = _new_trace()
+    if trace is not None:
         trace[:TRACE_HEADER] = (0, -1)
     return Machine(st, mem, rtab, dsp, armclang, trace, single_rounding, regions)
 
