@@ -6,7 +6,8 @@ document it comes from (vendor reference manual, data sheet, or the vendor's own
 where that is where the figure is written down); a figure that no stored document gave is
 marked ``assumption:`` and says why the value was chosen.  Nothing here is fitted to a
 published benchmark result.  Every figure can be overridden (`configure`, and the CLI's
-``--clock-mhz``, ``--flash-wait-states``, ``--sram-wait-states``, ``--arena``, ``--weights``,
+``--clock-mhz``, ``--flash-wait-states``, ``--sram-wait-states``, ``--wait-states MEMORY=N``,
+``--arena``, ``--stack``, ``--weights``,
 ``--no-caches``).
 
 Wait states depend on the clock: each memory's `WaitStates` is the vendor's table (the highest
@@ -77,6 +78,9 @@ class Configuration:
         parts = [f"{self.board}: {self.core} @ {self.clock_mhz:g} MHz",
                  f"weights in {placement['flash']} ({mems[placement['flash']].wait_states} ws)",
                  f"arena in {placement['sram']} ({mems[placement['sram']].wait_states} ws)"]
+        if placement["stack"] != placement["sram"]:
+            parts.append(f"stack in {placement['stack']} "
+                         f"({mems[placement['stack']].wait_states} ws)")
         caches = [c.name for c in self.caches()]
         parts.append("caches: " + (", ".join(caches) if caches else "none"))
         if self.overrides:
@@ -104,11 +108,11 @@ class Configuration:
 
 
 def configure(name, clock_mhz=None, wait_states=None, arena=None, weights=None, caches=True,
-              core=None):
+              core=None, stack=None):
     """The `Configuration` of board `name` with overrides: `core` replaces the board's core
-    table, `wait_states` maps memory names to
-    wait states (replacing the table's), `arena`/`weights` name the memory the arena (and
-    stack) or the weights live in, `caches=False` removes every cache."""
+    table, `wait_states` maps memory names to wait states (replacing the table's),
+    `arena` / `stack` / `weights` name the memory the tensor arena, the stack or the weights
+    live in, `caches=False` removes every cache."""
     board = board_named(name)
     clock = clock_mhz or board.clock_mhz
     if clock <= 0:
@@ -140,8 +144,11 @@ def configure(name, clock_mhz=None, wait_states=None, arena=None, weights=None, 
     system = replace(system, memories=mems, fetch=fetch)
     where = {}
     if arena:
-        where.update(sram=arena, stack=arena)
+        where["sram"] = arena
         overrides.append(f"arena={arena}")
+    if stack:
+        where["stack"] = stack
+        overrides.append(f"stack={stack}")
     if weights:
         where["flash"] = weights
         overrides.append(f"weights={weights}")
@@ -194,10 +201,10 @@ def _ra6m4():
         notes="MLPerf Tiny v0.7 reference board (closed/renesas): GCC 8.3.1, -O3")
 
 
-def _stm32f4(name, title, clock, table, rm, ds):
-    """An STM32F4 NUCLEO: ART accelerator (RM section 'Adaptive real-time memory
+def _stm32f4(name, title, clock, table, rm, ds, external=None, notes=""):
+    """An STM32F4 board: ART accelerator (RM section 'Adaptive real-time memory
     accelerator'): 128-bit flash lines, instruction cache 64 x 128 bits, data cache 8 x 128
-    bits, prefetch."""
+    bits, prefetch.  `external`: further memories (external RAM on the FMC)."""
     art = f"{rm}, section 3 'Embedded Flash memory interface', ART accelerator"
     i_cache = Cache("ART I-cache", 64 * 16, 16, 64, sources={
         "size_bytes": f"{art}: instruction cache of 64 lines of 128 bits",
@@ -212,7 +219,7 @@ def _stm32f4(name, title, clock, table, rm, ds):
         memories={"flash": Memory("flash", 0, 16, d_cache, sources={
                       "width_bytes": f"{art}: 128-bit flash read",
                       "data_cache": f"{art}: DCEN, enabled by STM32CubeF4 (DATA_CACHE_ENABLE 1)"}),
-                  "sram": _SRAM_ZERO},
+                  "sram": _SRAM_ZERO, **(external or {})},
         wait_tables={"flash": WaitStates(table, f"{rm}, table 'Number of wait states according to CPU clock (HCLK) frequency', 2.7-3.6 V")},
         fetch=InstructionFetch("flash", prefetch=True, cache=i_cache, sources={
             **FETCH_ASSUMPTIONS,
@@ -220,7 +227,28 @@ def _stm32f4(name, title, clock, table, rm, ds):
             "cache": f"{art}: ICEN, enabled by STM32CubeF4 (INSTRUCTION_CACHE_ENABLE 1)"}),
         placement=_STANDARD_PLACEMENT,
         sources={"core": f"{ds}: Arm Cortex-M4 with FPU", "clock_mhz": f"{ds}: up to {clock:g} MHz",
-                 "placement": _ISSUE_PLACEMENT})
+                 "placement": _ISSUE_PLACEMENT},
+        notes=notes)
+
+
+def _f429_sdram():
+    """The 32F429IDISCOVERY's SDRAM (8 MB on the FMC), priced per word beat.  No cache sits
+    in front of it on a Cortex-M4: every access pays the SDRAM's read latency."""
+    bsp = ("ST 32F429IDISCOVERY BSP (github.com/STMicroelectronics/32f429idiscovery-bsp, "
+           "d77779a)")
+    per_half = 3 * 2 + 1        # CAS latency 3 SDCLK x (HCLK / SDCLK = 2) + read pipe delay 1
+    return {"extram": Memory("extram", 2 * per_half - 1, 2, sources={
+        "width_bytes": f"{bsp} stm32f429i_discovery_sdram.h: SDRAM_MEMORY_WIDTH "
+                       "FMC_SDRAM_MEM_BUS_WIDTH_16 (16-bit data bus)",
+        "wait_states": ASSUMPTION + f"13 = 2 x {per_half} - 1 core cycles per word beat, "
+                       f"derived from {bsp} stm32f429i_discovery_sdram.h/.c: SDCLOCK_PERIOD "
+                       "FMC_SDRAM_CLOCK_PERIOD_2 (SDCLK = HCLK / 2), SDRAM_CAS_LATENCY 3, "
+                       "ReadPipeDelay FMC_SDRAM_RPIPE_DELAY_1 (1 HCLK), SDRAM_READBURST "
+                       "disabled and burst length 1; assumed: a 32-bit beat is two 16-bit "
+                       "READs (ST RM0090 'FMC': an AHB access wider than the memory is split "
+                       "into consecutive accesses) that do not overlap, the row is open (row "
+                       "activation tRP + tRCD = 2 + 2 SDCLK per 512-byte row and refresh not "
+                       "counted), stores cost as much as loads"})}
 
 
 def _l4r5():
@@ -337,6 +365,12 @@ BOARDS = {b.name: b for b in (
              "ST RM0430 (STM32F413/423 reference manual)", "ST DS11581 (STM32F413xG/H data sheet)"),
     _stm32f4("nucleo-f446re", "ST NUCLEO-F446RE (STM32F446RE)", 180.0, (30, 60, 90, 120, 150, 180),
              "ST RM0390 (STM32F446xx reference manual)", "ST DS10693 (STM32F446xC/E data sheet)"),
+    _stm32f4("stm32f429i-disc1", "ST 32F429IDISCOVERY (STM32F429ZI, 8 MB SDRAM)", 180.0,
+             (30, 60, 90, 120, 150, 180), "ST RM0090 (STM32F405/415/407/417/427/437/429/439 "
+             "reference manual)", "ST DS9405 (STM32F427xx/STM32F429xx data sheet)",
+             external=_f429_sdram(),
+             notes="external SDRAM: --arena extram places the tensor arena in it (the stack "
+                   "stays on chip unless --stack says otherwise)"),
     _m7("nucleo-f767zi", "ST NUCLEO-F767ZI (STM32F767ZI)", 216.0,
         (30, 60, 90, 120, 150, 180, 210, 216), 1, "ST RM0410 (STM32F76x/77x reference manual)",
         "ST DS11532 (STM32F765/767/768/769 data sheet)", 32, 16, 128),

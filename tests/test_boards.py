@@ -66,7 +66,9 @@ def test_overrides_are_applied_and_listed():
 
 def test_arena_and_weights_placement():
     config = boards.configure("nucleo-f767zi", arena="dtcm", weights="itcm")
-    assert config.memory.placement == {"flash": "itcm", "sram": "dtcm", "stack": "dtcm"}
+    assert config.memory.placement == {"flash": "itcm", "sram": "dtcm", "stack": "sram"}
+    assert boards.configure("nucleo-f767zi", arena="dtcm", stack="dtcm").memory.placement[
+        "stack"] == "dtcm"
     assert not config.memory.needs_trace()      # weights in ITCM: no cache in front of them
     assert boards.configure("nucleo-f767zi").memory.needs_trace()
     with pytest.raises(ValueError, match="dtcm"):
@@ -141,3 +143,48 @@ def test_m55_output_says_it_is_not_the_mve_build(tmp_path):
     assert res.exit_code == 0, res.output
     assert "MVE" in res.output
     assert "MVE" in json.loads(out_json.read_text())["build"]
+
+
+def test_the_arena_in_external_sdram_pays_its_latency_on_every_beat():
+    """32F429IDISCOVERY, --arena extram: no cache in front of the SDRAM, so each arena beat
+    (load or store, any size) adds the SDRAM's 13 cycles; the stack stays in on-chip SRAM and
+    the weights' ART figures do not change."""
+    from armsim.cpu import cores, machine, memory, ops
+    on_chip = boards.configure("stm32f429i-disc1")
+    external = boards.configure("stm32f429i-disc1", arena="extram")
+    assert external.memory.placement == {"flash": "flash", "sram": "extram", "stack": "sram"}
+    assert "arena in extram (13 ws)" in external.describe()
+    mem = machine.Memory()
+    mem.region("sram", machine.SRAM_BASE, 256).region("flash", machine.FLASH_BASE, 256)
+    m = machine.build(mem, trace_loads=True)
+    ops.ldr(m, machine.SRAM_BASE)                       # 1 beat
+    ops.ldrd(m, machine.SRAM_BASE + 8)                  # 2 beats
+    ops.strb(m, machine.SRAM_BASE + 16, 7)              # 1 beat
+    ops.ldr(m, machine.FLASH_BASE)                      # weights: ART D-cache miss
+    ops.push(m, 2)                                      # stack: 2 beats in SRAM
+    counters = cores.Counters.of(m, ("sram", "flash"))
+    before, after = (memory.memory_terms(counters, c.memory, machine.load_trace(m))
+                     for c in (on_chip, external))
+    assert after["data_memory"] - before["data_memory"] == 4 * 13
+    assert after["stack_memory"] == before["stack_memory"] == 0
+    assert after["instruction_fetch"] == before["instruction_fetch"]
+    # every number of the SDRAM can be overridden, the stack moved with it
+    slower = boards.configure("stm32f429i-disc1", arena="extram", stack="extram",
+                              wait_states={"extram": 20})
+    t = memory.memory_terms(counters, slower.memory, machine.load_trace(m))
+    assert t["data_memory"] - before["data_memory"] == 4 * 20
+    assert t["stack_memory"] == 2 * 20
+
+
+def test_the_command_line_places_the_arena_in_external_ram(tmp_path):
+    out = CliRunner().invoke(main, ["profile", "--board", "stm32f429i-disc1", "--no-caches",
+                                    "--arena", "extram", "--wait-states", "extram=9",
+                                    "--json", str(tmp_path / "p.json")])
+    assert out.exit_code == 0, out.output
+    board = json.loads((tmp_path / "p.json").read_text())["board"]
+    assert board["placement"] == {"flash": "flash", "sram": "extram", "stack": "sram"}
+    assert board["memories"]["extram"]["wait_states"] == 9
+    assert {"arena=extram", "extram_wait_states=9"} <= set(board["overrides"])
+    bad = CliRunner().invoke(main, ["profile", "--board", "stm32f429i-disc1",
+                                    "--wait-states", "extram"])
+    assert bad.exit_code != 0 and "MEMORY=N" in bad.output and "Traceback" not in bad.output

@@ -209,25 +209,40 @@ def _common_options(f):
     return f
 
 
+def _memory_wait_states(ctx, param, values):
+    """`--wait-states extram=8 --wait-states sram=1` -> (("extram", 8), ("sram", 1))."""
+    out = []
+    for value in values:
+        name, _, number = value.partition("=")
+        if not name or not number.isdigit():
+            raise click.BadParameter(f"{value!r} is not MEMORY=N (N a whole number of wait "
+                                     f"states)")
+        out.append((name, int(number)))
+    return tuple(out)
+
+
 def _board_options(command):
     """--board and the memory overrides only a board has; the command receives `board` (an
     `armsim.boards.Configuration`, or None) and `core`, `clock_mhz`, `flash_wait_states`
     resolved against it."""
     @functools.wraps(command)
-    def resolved(board, sram_wait_states, arena, weights, no_caches, core, clock_mhz,
-                 flash_wait_states, **kwargs):
+    def resolved(board, sram_wait_states, wait_states, arena, stack, weights, no_caches,
+                 core, clock_mhz, flash_wait_states, **kwargs):
         config = None
         if board:
             try:
-                config = boards.configure(board, clock_mhz, {"flash": flash_wait_states,
-                                                             "sram": sram_wait_states},
-                                          arena, weights, not no_caches, core)
+                config = boards.configure(board, clock_mhz,
+                                          {"flash": flash_wait_states,
+                                           "sram": sram_wait_states, **dict(wait_states)},
+                                          arena, weights, not no_caches, core, stack)
             except ValueError as e:
                 _fail(f"--board {board}: {e}")
             core, clock_mhz, flash_wait_states = config.core, config.clock_mhz, 0
         else:
             given = [name for name, v in (("--sram-wait-states", sram_wait_states),
-                                          ("--arena", arena), ("--weights", weights),
+                                          ("--wait-states", wait_states),
+                                          ("--arena", arena), ("--stack", stack),
+                                          ("--weights", weights),
                                           ("--no-caches", no_caches)) if v]
             if given:
                 _fail(f"{', '.join(given)} describe a board's memory: give --board "
@@ -239,9 +254,15 @@ def _board_options(command):
                          help="with --board: disable every cache and flash accelerator"),
             click.option("--weights", metavar="MEMORY",
                          help="with --board: the memory the weights live in [default: flash]"),
+            click.option("--stack", metavar="MEMORY",
+                         help="with --board: the memory the stack lives in [default: sram]"),
             click.option("--arena", metavar="MEMORY",
-                         help="with --board: the memory the arena and stack live in "
-                              "(e.g. dtcm) [default: sram]"),
+                         help="with --board: the memory the tensor arena lives in (e.g. dtcm, "
+                              "extram) [default: sram]"),
+            click.option("--wait-states", "wait_states", metavar="MEMORY=N", multiple=True,
+                         callback=_memory_wait_states,
+                         help="with --board: wait states of any of the board's memories "
+                              "(repeatable, e.g. extram=8)"),
             click.option("--sram-wait-states", type=click.IntRange(0),
                          help="with --board: wait states per SRAM access"),
             click.option("--board", metavar="NAME",
