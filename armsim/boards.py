@@ -15,7 +15,7 @@ clock each number of wait states allows), so ``--clock-mhz`` re-derives them.
 """
 from dataclasses import dataclass, field, replace
 
-from armsim.cpu.memory import FETCH_ASSUMPTIONS, Cache, InstructionFetch, Memory, MemorySystem
+from armsim.cpu.memory import FETCH_SOURCES, Cache, InstructionFetch, Memory, MemorySystem
 
 ASSUMPTION = "assumption: "
 
@@ -191,7 +191,7 @@ def _ra6m4():
             "sram": WaitStates((100, 200), f"{fsp}: BSP_FEATURE_BSP_SYS_CLOCK_FREQ_NO_RAM_WAITS = 100 MHz; above it SRAMWTSC keeps its reset value (SRAM0 wait enabled, 1 cycle)"),
         },
         fetch=InstructionFetch("flash", prefetch=False, cache=c_cache, sources={
-            **FETCH_ASSUMPTIONS,
+            **FETCH_SOURCES,
             "prefetch": f"{fsp}: BSP_FEATURE_BSP_FLASH_PREFETCH_BUFFER (0)",
             "cache": f"{fsp}: BSP_FEATURE_BSP_FLASH_CACHE (1) and HAS_CODE_SYSTEM_CACHE (1): FSP's startup enables the flash cache (FCACHEE) and the C-cache (CCACTL)"}),
         placement=_STANDARD_PLACEMENT,
@@ -222,7 +222,7 @@ def _stm32f4(name, title, clock, table, rm, ds, external=None, notes=""):
                   "sram": _SRAM_ZERO, **(external or {})},
         wait_tables={"flash": WaitStates(table, f"{rm}, table 'Number of wait states according to CPU clock (HCLK) frequency', 2.7-3.6 V")},
         fetch=InstructionFetch("flash", prefetch=True, cache=i_cache, sources={
-            **FETCH_ASSUMPTIONS,
+            **FETCH_SOURCES,
             "prefetch": f"{art}: PRFTEN, enabled by STM32CubeF4 (PREFETCH_ENABLE 1)",
             "cache": f"{art}: ICEN, enabled by STM32CubeF4 (INSTRUCTION_CACHE_ENABLE 1)"}),
         placement=_STANDARD_PLACEMENT,
@@ -269,7 +269,7 @@ def _l4r5():
                   "sram": _SRAM_ZERO},
         wait_tables={"flash": WaitStates((20, 40, 60, 80, 100, 120), f"{rm}, table 'Number of wait states according to CPU clock (HCLK) frequency', Range 1")},
         fetch=InstructionFetch("flash", prefetch=False, cache=i_cache, sources={
-            **FETCH_ASSUMPTIONS,
+            **FETCH_SOURCES,
             "prefetch": f"{rm}: PRFTEN, left off by STM32CubeL4 (PREFETCH_ENABLE 0)",
             "cache": f"{rm}: ICEN, enabled by STM32CubeL4 (INSTRUCTION_CACHE_ENABLE 1)"}),
         placement=_STANDARD_PLACEMENT,
@@ -306,7 +306,7 @@ def _m7(name, title, clock, table, divider, rm, ds, flash_width, itcm, dtcm):
                                          + (f", counted in AXI clock (core / {divider})" if divider > 1 else ""),
                                          divider)},
         fetch=InstructionFetch("flash", prefetch=True, cache=i_cache, sources={
-            **FETCH_ASSUMPTIONS,
+            **FETCH_SOURCES,
             "prefetch": f"{trm}: the prefetch unit fetches ahead of execution",
             "cache": f"{trm}: L1 I-cache, enabled by SCB_EnableICache in STM32Cube's startup"}),
         placement=_STANDARD_PLACEMENT,
@@ -327,7 +327,7 @@ def _nrf5340():
                   "sram": _SRAM_ZERO},
         wait_tables={"flash": WaitStates((64, 128), ASSUMPTION + "1 wait state at 128 MHz; the stored documents give no flash wait-state table for the nRF5340")},
         fetch=InstructionFetch("flash", prefetch=False, cache=cache, sources={
-            **FETCH_ASSUMPTIONS,
+            **FETCH_SOURCES,
             "prefetch": ASSUMPTION + "no prefetcher documented",
             "cache": f"{ps}: instruction fetches are cached"}),
         placement=_STANDARD_PLACEMENT,
@@ -349,7 +349,7 @@ def _mcxn947():
                   "sram": _SRAM_ZERO},
         wait_tables={"flash": WaitStates((36, 72, 110, 150), "Zephyr boards/nxp/frdm_mcxn947/board.c and MCUXpresso SDK clock_config.c: FMU0->FCTRL RWSC = 3 for 150 MHz at 1.2 V (overdrive), RWSC = 1 for 72 MHz; the other limits (36, 110 MHz) are an assumption (evenly spaced)")},
         fetch=InstructionFetch("flash", prefetch=True, cache=cache, sources={
-            **FETCH_ASSUMPTIONS,
+            **FETCH_SOURCES,
             "prefetch": ASSUMPTION + "FMU speculation buffer on (reset default)",
             "cache": "Zephyr frdm_mcxn947 board.c: enable_lpcac()"}),
         placement=_STANDARD_PLACEMENT,

@@ -31,7 +31,7 @@ def system(flash_ws=0, sram_ws=0, flash_width=16, data_cache=None, fetch_cache=I
     mems = {"flash": memory.Memory("flash", flash_ws, flash_width, data_cache),
             "sram": memory.Memory("sram", sram_ws, 4),
             "dtcm": memory.Memory("dtcm", 0, 8)}
-    fetch = memory.InstructionFetch("flash", prefetch, fetch_cache)
+    fetch = memory.InstructionFetch("flash", prefetch, fetch_cache, bytes_per_instruction=3)
     return memory.MemorySystem(mems, fetch, {"flash": "flash", "sram": arena, "stack": arena})
 
 

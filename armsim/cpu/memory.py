@@ -87,12 +87,17 @@ class Memory:
         return accesses * (self.wait_states + 1) - 1
 
 
-FETCH_ASSUMPTIONS = {
+FETCH_SOURCES = {
     "memory": "code executes in place from internal flash (the vendors' default linker "
               "scripts place .text there)",
-    "bytes_per_instruction": "assumption: Thumb-2 code mixes 16- and 32-bit encodings (the DSP "
-                             "and most load/store forms are 32-bit); armsim does not know "
-                             "encodings, 3 bytes is their midpoint"}
+    "bytes_per_instruction": "measured: the mean encoded size of what the reference firmware "
+                             "executed (each mnemonic's mean size in CMSIS-NN 99f736a built "
+                             "by arm-none-eabi-gcc 12.2 -O2 -mcpu=cortex-m4 -mthumb, weighted "
+                             "by the mnemonics the TFLM + CMSIS-NN firmware executed on the "
+                             "four MLPerf Tiny models, ../shared/models/*/measured.json): "
+                             "3.14 bytes for the DSP build (3.38 for plain C on a Cortex-M3); "
+                             "python benchmarks/thumb_bytes_per_instruction.py --cmsis-nn PATH"}
+THUMB_BYTES_PER_INSTRUCTION = 3.14
 
 
 @dataclass(frozen=True)
@@ -101,8 +106,8 @@ class InstructionFetch:
     memory: str                       # the memory code runs from (a key of `memories`)
     prefetch: bool                    # sequential lines fetched ahead of execution
     cache: Cache = None               # instruction cache / accelerator lines (None: uncached)
-    bytes_per_instruction: float = 3.0
-    sources: dict = field(default_factory=lambda: dict(FETCH_ASSUMPTIONS), compare=False)
+    bytes_per_instruction: float = THUMB_BYTES_PER_INSTRUCTION
+    sources: dict = field(default_factory=lambda: dict(FETCH_SOURCES), compare=False)
 
 
 @dataclass(frozen=True)
@@ -245,5 +250,5 @@ def cited_fields(obj):
     return out
 
 
-__all__ = ["Cache", "Memory", "InstructionFetch", "MemorySystem", "FETCH_ASSUMPTIONS", "memory_terms",
+__all__ = ["Cache", "Memory", "InstructionFetch", "MemorySystem", "FETCH_SOURCES", "memory_terms",
            "cache_misses", "cited_fields"]
