@@ -318,7 +318,7 @@ def _nrf5340():
     ps = "Nordic nRF5340 Product Specification, 'CACHE - Instruction/data cache'"
     cache = Cache("nRF5340 cache", 8192, 16, 2, sources={
         "line_bytes": f"{ps}: 128-bit cache line", "ways": f"{ps}: two-way set associative, LRU",
-        "size_bytes": ASSUMPTION + "8 KB; the application core's cache size was not found in the stored documents"})
+        "size_bytes": "Nordic nrfx bsp/stable/mdk/nrf5340_application.h (aa83d4d): NRF_CACHEDATA_Type, SET[256] x WAY[2] x 128 bits, 'Size = 8192 (0x2000)'"})
     return Board(
         "nrf5340-dk", "Nordic nRF5340 DK (application core)", "cortex-m33", 128.0,
         memories={"flash": Memory("flash", 0, 16, cache, sources={
