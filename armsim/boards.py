@@ -165,6 +165,11 @@ _ISSUE_PLACEMENT = ("armsim's TFLM layout (armsim.kernels.harness.layout): const
                     "SRAM, as a default TFLM build links them")
 _STANDARD_PLACEMENT = {"flash": "flash", "sram": "sram", "stack": "sram"}
 
+_ART_WAYS = (ASSUMPTION + "fully associative: the STM32F4 / L4+ reference manuals give the ART's "
+             "lines but not its mapping; for the STM32H745/747 ST documents its ART "
+             "accelerator as a 'fully-associative cache' of 64 lines (RM0399, section 'ART "
+             "accelerator features')")
+
 _SRAM_ZERO = Memory("sram", 0, 4, sources={
     "wait_states": "on-chip SRAM at the core clock, zero wait states (the reference manual's "
                    "'Embedded SRAM' section)",
@@ -209,11 +214,11 @@ def _stm32f4(name, title, clock, table, rm, ds, external=None, notes=""):
     i_cache = Cache("ART I-cache", 64 * 16, 16, 64, sources={
         "size_bytes": f"{art}: instruction cache of 64 lines of 128 bits",
         "line_bytes": f"{art}: 128-bit lines",
-        "ways": ASSUMPTION + "fully associative (ST does not document the ART's mapping)"})
+        "ways": _ART_WAYS})
     d_cache = Cache("ART D-cache", 8 * 16, 16, 8, sources={
         "size_bytes": f"{art}: data cache of 8 lines of 128 bits",
         "line_bytes": f"{art}: 128-bit lines",
-        "ways": ASSUMPTION + "fully associative (ST does not document the ART's mapping)"})
+        "ways": _ART_WAYS})
     return Board(
         name, title, "cortex-m4", clock,
         memories={"flash": Memory("flash", 0, 16, d_cache, sources={
@@ -256,11 +261,11 @@ def _l4r5():
     i_cache = Cache("ART I-cache", 32 * 32, 32, 32, sources={
         "size_bytes": f"{rm}: instruction cache of 32 lines of 4 x 64 bits (1 KB)",
         "line_bytes": f"{rm}: 4 x 64-bit lines",
-        "ways": ASSUMPTION + "fully associative (ST does not document the ART's mapping)"})
+        "ways": _ART_WAYS})
     d_cache = Cache("ART D-cache", 8 * 32, 32, 8, sources={
         "size_bytes": f"{rm}: data cache of 8 lines of 4 x 64 bits (256 bytes)",
         "line_bytes": f"{rm}: 4 x 64-bit lines",
-        "ways": ASSUMPTION + "fully associative (ST does not document the ART's mapping)"})
+        "ways": _ART_WAYS})
     return Board(
         "nucleo-l4r5zi", "ST NUCLEO-L4R5ZI (STM32L4R5ZI)", "cortex-m4", 120.0,
         memories={"flash": Memory("flash", 0, 8, d_cache, sources={
