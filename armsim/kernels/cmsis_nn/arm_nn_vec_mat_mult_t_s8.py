@@ -51,7 +51,7 @@ def _rhs_mac(m, rhs_ptr, vec_0, vec_1, acc, rhs_offset_s16x2, has_rhs_offset):
     return acc
 
 
-@kernel
+@kernel(inline=True)
 def _step(m, lhs_vec, rhs_0_ptr, rhs_1_ptr, acc_0, acc_1, lhs_offset_s16x2,
           rhs_offset_s16x2, has_rhs_offset, two_rows):
     """One column step (4 columns) of two rows (two_rows) or of the odd last row; pointers
