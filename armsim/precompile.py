@@ -73,8 +73,24 @@ def step_key(step, build):
     return hashlib.sha256("\n".join(facts).encode()).hexdigest()[:32]
 
 
+_KNOWN = {}    # marker directory -> the keys this process knows: listed once, then added to
+
+
+def _known_keys(directory):
+    """The markers in `directory`, listed on first use in this process (a cache that has
+    seen many models holds thousands: listing them per profile cost ~1 ms)."""
+    if directory not in _KNOWN:
+        try:
+            _KNOWN[directory] = set(os.listdir(directory))
+        except OSError:
+            _KNOWN[directory] = set()
+    return _KNOWN[directory]
+
+
 class Seen:
-    """The marker files of steps already run with this cache and these sources (listed once)."""
+    """The marker files of steps already run with this cache and these sources.  A marker
+    another process writes later is not seen: its step is then compiled (or loaded from the
+    cache) again by a helper, which costs time, never a wrong count."""
 
     def __init__(self, build):
         self.build = build
@@ -85,10 +101,7 @@ class Seen:
         except OSError:
             self.directory = None
             return
-        try:
-            self.keys = set(os.listdir(self.directory))
-        except OSError:
-            pass
+        self.keys = _known_keys(self.directory)
 
     def key(self, step):
         """`step_key` of `step` for this run's build, computed once."""
