@@ -7,8 +7,8 @@ traffic), and one trace record per counted instruction.
 
 Coverage: a small kernel of this file (calls, an inlined helper, loads/stores in two
 regions, Q and GE flags, taken and not-taken branches), then every case file of
-../shared/cmsis_nn_vectors on the simd, scalar and reference paths.  The traced run costs about
-20 microseconds per instruction (benchmarks/bench_machine.py), so a case whose counted run
+../shared/cmsis_nn_vectors on the simd, scalar and reference paths.  The traced run costs 7-15
+microseconds per instruction (benchmarks/bench_machine.py), so a case whose counted run
 executes more than TRACE_CAP instructions (conv_1_x_n_7: 5.8-21 M; transpose_conv_1 on the
 reference path: 3.1 M) is traced on a
 reduced copy -- first batch, first output channel, same kernel path -- compared with the
@@ -101,12 +101,35 @@ def test_own_kernel_traced_equals_counted():
     assert machine.counter(fast_m, machine.TAKEN) > 0
     functions = {r.function for r in tracer.records}
     assert {"_toy", "_dot4", "_clamp_s8"} <= functions
+    # stack depths (remembered per frame by the tracer): callees one deeper than _toy
+    depth = {r.function: {q.depth for q in tracer.records if q.function == r.function}
+             for r in tracer.records}
+    (toy,) = depth["_toy"]
+    assert depth["_dot4"] == depth["_clamp_s8"] == {toy + 1}
     first_smlad = next(r for r in tracer.records if r.mnemonic == "smlad")
     assert first_smlad.function == "_dot4" and len(first_smlad.operands) == 3
     # the fitted LDR counts as an LDR and is told apart in the trace and the counters
     assert [(r.op, r.mnemonic) for r in tracer.records if r.fitted] == [("fitted_ldr_sp", "ldr")]
     assert machine.fitted_counts(fast_m) == {"ldr": 1}
     assert machine.counts(fast_m)["ldr"] == 1 + 2 * 6 + 1
+
+
+def test_a_traced_run_restores_the_garbage_collector():
+    """`run` pauses the cyclic collector while tracing and puts it back as it was, also when
+    the kernel faults."""
+    import gc
+    fast_m, args = _toy_machine()
+    run(_toy, fast_m, *args, tracer=Tracer())
+    assert gc.isenabled()
+    with pytest.raises(RuntimeError, match="trace longer than 3"):
+        run(_toy, fast_m, *args, tracer=Tracer(limit=3))
+    assert gc.isenabled()
+    gc.disable()
+    try:
+        run(_toy, fast_m, *args, tracer=Tracer())
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
 
 
 def test_a_different_run_is_detected():

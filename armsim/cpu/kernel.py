@@ -6,6 +6,7 @@ same bytecode -- in a namespace where every op is a recording wrapper around the
 Python body and every kernel it calls is itself traced.  So the trace executes exactly the
 instructions the counted run counts; tests compare both.
 """
+import gc
 import sys
 import types
 
@@ -45,21 +46,42 @@ class Tracer:
         self.records = []
         self.limit = limit
         self._traced = {}
+        self._depths = {}
         self._ops = {name: self._wrap(op) for name, op in ops.OPS.items()}
+
+    def _depth_of(self, frame):
+        """The stack depth of `frame`.  Consecutive instructions mostly come from the frame
+        of the last one or a frame near it, so depths are remembered per frame (the dict
+        holds the frames, so no other frame can take their identity) and a new frame walks
+        up only to the nearest remembered one; the memo is emptied now and then."""
+        depths = self._depths
+        known = depths.get(frame)
+        if known is not None:
+            return known
+        steps, f = 0, frame
+        while f is not None and f not in depths:
+            steps += 1
+            f = f.f_back
+        depth = steps + (depths[f] if f is not None else 0)
+        if len(depths) > 256:
+            depths.clear()
+        depths[frame] = depth
+        return depth
 
     def _wrap(self, op):
         body, records, name, mnemonic = op.body, self.records, op.name, op.mnemonic
         fitted = op.fitted
         limit = self.limit
+        depth_of = self._depth_of
 
         def recorded(m, *operands):
             result = body(m, *operands)
             caller = sys._getframe(1)
             if len(records) >= limit:
                 raise RuntimeError(f"trace longer than {limit} instructions: use a smaller problem")
-            records.append(Record(name, mnemonic, tuple(int(x) for x in operands),
+            records.append(Record(name, mnemonic, tuple(map(int, operands)),
                                   _plain(result), caller.f_code.co_name, caller.f_lineno,
-                                  _depth(caller), fitted))
+                                  depth_of(caller), fitted))
             return result
         recorded.__name__ = name
         return recorded
@@ -93,18 +115,19 @@ def _plain(result):
     return int(result)
 
 
-def _depth(frame):
-    depth = 0
-    while frame is not None:
-        depth += 1
-        frame = frame.f_back
-    return depth
-
-
 def run(fast_kernel, *args, tracer=None):
-    """Run a kernel counted (fast) or, with a `Tracer`, traced; returns its return value."""
-    fn = tracer.traced(fast_kernel) if tracer is not None else fast_kernel
-    return fn(*args)
+    """Run a kernel counted (fast) or, with a `Tracer`, traced; returns its return value.
+    A traced run pauses Python's cyclic garbage collector: its records form no cycles, and
+    the collector's passes over a growing trace cost a quarter of the tracing time."""
+    if tracer is None:
+        return fast_kernel(*args)
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        return tracer.traced(fast_kernel)(*args)
+    finally:
+        if collecting:
+            gc.enable()
 
 
 __all__ = ["kernel", "Tracer", "Record", "run", "MemoryFault"]
