@@ -2,6 +2,7 @@
 simulation speed once compiled.
 
     python benchmarks/bench_coldstart.py [--models kws,vww,ic,ad] [--families] [--repeat 3]
+                                         [--rates-only] [--board ek-ra6m4]
 
 1. `armsim profile` (the bundled example) in a fresh process on a fresh, empty cache
    directory (ARMSIM_CACHE_DIR): wall seconds and CPU seconds (user + system of the process;
@@ -16,7 +17,9 @@ simulation speed once compiled.
 4. Simulated instructions per second per path on whole models (warm, in this process,
    best of --repeat): the example, and the shared models given with --models; the last
    row of each prices the simd path on --board (default ek-ra6m4), whose caches need the
-   load trace recorded in the counted run (issue 12 asks for >= 300 M instructions/s).
+   load trace recorded in the counted run (issue 12 asks for >= 300 M instructions/s); the
+   "together" rows: all of --models' instructions over the sum of their best times.
+   --rates-only skips sections 1-3.
 No thresholds: figures only (issue 14 asks for a first profile <= 30 s, <= 60 s per MLPerf
 Tiny model, a warm profile <= 0.5 s and >= 300 M instructions/s counted).
 """
@@ -87,7 +90,7 @@ def family_compile_seconds(repeat):
 
 def instructions_per_second(model, steps, repeat, board):
     """Per path, and for the simd path priced on `board` (its cache models replay the load
-    trace the counted run records): instructions and the best rate of `profiler.run`."""
+    trace the counted run records): instructions and the best seconds of `profiler.run`."""
     from armsim import boards, profiler
     configuration = boards.configure(board)
     runs = [(path, path, {}) for path in PATHS] + [
@@ -96,7 +99,7 @@ def instructions_per_second(model, steps, repeat, board):
     for label, path, options in runs:
         profile = profiler.run(model, path, steps=steps, **options)    # compiled, cached
         best = min(_seconds(profiler.run, model, path, steps, options) for _ in range(repeat))
-        rows.append((label, profile.instructions, profile.instructions / best / 1e6))
+        rows.append((label, profile.instructions, best))
     return rows
 
 
@@ -111,22 +114,25 @@ def main():
     ap.add_argument("--models", default="", help="shared MLPerf Tiny models, e.g. kws,vww,ic,ad")
     ap.add_argument("--families", action="store_true", help="compile time per kernel family")
     ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--rates-only", action="store_true",
+                    help="only the simulated instructions per second (section 4)")
     ap.add_argument("--board", default="ek-ra6m4",
                     help="the board whose memory model prices the last rate row (load trace)")
     args = ap.parse_args()
     armsim = shutil.which("armsim") or sys.exit("the armsim command is not installed")
     models = [m for m in args.models.split(",") if m]
 
-    print("first run on an empty cache, then warm (fresh processes; CPU = user + system)")
-    print(f"{'command':28s} {'cold wall':>10s} {'cold CPU':>9s} {'warm wall':>10s} "
-          f"{'warm CPU':>9s}")
-    for label, command in [("armsim profile", [armsim, "profile"])] + [
-            (f"armsim profile {m}", [armsim, "profile", str(MODELS / m / "model.tflite")])
-            for m in models]:
-        (cw, cc), (ww, wc) = cold_and_warm(command, args.repeat)
-        print(f"{label:28s} {cw:9.1f}s {cc:8.1f}s {ww:9.2f}s {wc:8.2f}s")
+    if not args.rates_only:
+        print("first run on an empty cache, then warm (fresh processes; CPU = user + system)")
+        print(f"{'command':28s} {'cold wall':>10s} {'cold CPU':>9s} {'warm wall':>10s} "
+              f"{'warm CPU':>9s}")
+        for label, command in [("armsim profile", [armsim, "profile"])] + [
+                (f"armsim profile {m}", [armsim, "profile", str(MODELS / m / "model.tflite")])
+                for m in models]:
+            (cw, cc), (ww, wc) = cold_and_warm(command, args.repeat)
+            print(f"{label:28s} {cw:9.1f}s {cc:8.1f}s {ww:9.2f}s {wc:8.2f}s")
 
-    if args.families:
+    if args.families and not args.rates_only:
         print("\ncompile CPU per kernel family (first vector case, simd + scalar + reference)")
         for family, case, cpu, wall in family_compile_seconds(args.repeat):
             print(f"{family:18s} {case:32s} {cpu:7.1f} s CPU ({wall:.1f} s wall)")
@@ -136,11 +142,18 @@ def main():
     print(f"{'model':8s} {'path':20s} {'instructions':>13s} {'M instr/s':>10s}")
     targets = [("example", model_mod.parse(modelgen.example_model(seed=0), "example.tflite"))]
     targets += [(m, model_mod.load(str(MODELS / m / "model.tflite"))) for m in models]
+    together = {}                      # path -> [instructions, seconds] over --models
     for name, model in targets:
         steps = prepare.prepare(model)
-        for path, instructions, rate in instructions_per_second(model, steps, args.repeat,
-                                                                args.board):
-            print(f"{name:8s} {path:20s} {instructions:13,d} {rate:10.0f}")
+        for path, instructions, seconds in instructions_per_second(model, steps, args.repeat,
+                                                                   args.board):
+            print(f"{name:8s} {path:20s} {instructions:13,d} {instructions / seconds / 1e6:10.0f}")
+            if name != "example":
+                row = together.setdefault(path, [0, 0.0])
+                row[0] += instructions
+                row[1] += seconds
+    for path, (instructions, seconds) in together.items():
+        print(f"{'together':8s} {path:20s} {instructions:13,d} {instructions / seconds / 1e6:10.0f}")
 
 
 if __name__ == "__main__":
