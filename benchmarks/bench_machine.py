@@ -1,12 +1,15 @@
 """Simulation speed of the machine: counted (numba) and traced runs of one SMLAD kernel.
 
     python benchmarks/bench_machine.py [--cols N] [--reps R] [--no-compile] [--trace-loads]
+                                       [--helpers]
 
 Prints simulated instructions per second for
   * the fast counted run (the @kernel compiled by numba, warm), with its exact
     per-mnemonic counts checked against the loop structure (with --trace-loads, on a machine
     that records the flash load trace the board cache models replay: both weight rows are in
-    flash and interleaved, so every load appends -- the worst case),
+    flash and interleaved, so every load appends -- the worst case; with --helpers, the
+    same instructions issued from an inlined helper that takes the machine, which is how
+    the CMSIS-NN ports are written: its rate should match the plain kernel's),
   * the traced run (armsim.cpu.kernel.Tracer: every instruction recorded with operands),
   * numba's first compile (a fresh process with an empty NUMBA_CACHE_DIR) and the start
     of a second process on that warm cache.
@@ -73,6 +76,50 @@ def dot2_s8(m, lhs, rhs0, rhs1, cols, reps, out):
     return acc0, acc1
 
 
+@kernel(inline=True)
+def _row_step(m, w, x1, x0, acc):
+    """One row's part of a step: LDR, two SXTB16, two SMLAD."""
+    k = ldr(m, w)
+    k1 = sxtb16(m, k, 8)
+    k0 = sxtb16(m, k, 0)
+    acc = smlad(m, k1, x1, acc)
+    return smlad(m, k0, x0, acc)
+
+
+@kernel
+def dot2_s8_helpers(m, lhs, rhs0, rhs1, cols, reps, out):
+    """`dot2_s8` with each row's part in an inlined helper taking the machine, as the
+    CMSIS-NN ports write their inner loops: the same instructions in the same order."""
+    rep = mov(m, reps)
+    while True:
+        acc0 = mov(m, 0)
+        acc1 = mov(m, 0)
+        a, w0, w1 = lhs, rhs0, rhs1
+        count = mov(m, cols >> 2)
+        while True:
+            x = ldr(m, a)
+            a += 4
+            x1 = sxtb16(m, x, 8)
+            x0 = sxtb16(m, x, 0)
+            acc0 = _row_step(m, w0, x1, x0, acc0)
+            w0 += 4
+            acc1 = _row_step(m, w1, x1, x0, acc1)
+            w1 += 4
+            count = sub(m, count, 1)
+            more = count != 0
+            bcc(m, more)
+            if not more:
+                break
+        str_(m, out, acc0)
+        str_(m, out + 4, acc1)
+        rep = sub(m, rep, 1)
+        again = rep != 0
+        bcc(m, again)
+        if not again:
+            break
+    return acc0, acc1
+
+
 def expected_counts(cols, reps):
     """The mnemonic counts the loop structure implies (the kernel must count exactly these)."""
     steps = cols // 4
@@ -96,12 +143,12 @@ def setup(cols, seed=1, trace_loads=False):
     return m, (a, w0, w1, out), expect
 
 
-def measure(cols, reps, tracer=None, trace_loads=False):
-    """Run once; returns (instructions, wall seconds, CPU seconds, counts).  CPU time is
+def measure(cols, reps, tracer=None, trace_loads=False, fn=dot2_s8):
+    """Run `fn` once; returns (instructions, wall seconds, CPU seconds, counts).  CPU time is
     reported too because the machine's 2 cores are shared: wall time includes waiting."""
     m, (a, w0, w1, out), expect = setup(cols, trace_loads=trace_loads)
     t, c = time.perf_counter(), time.process_time()
-    acc = run(dot2_s8, m, a, w0, w1, cols, reps, out, tracer=tracer)
+    acc = run(fn, m, a, w0, w1, cols, reps, out, tracer=tracer)
     elapsed, cpu = time.perf_counter() - t, time.process_time() - c
     assert tuple(acc) == tuple(int(v) for v in expect), (acc, expect)
     counts = machine.counts(m)
@@ -140,14 +187,19 @@ def main():
     parser.add_argument("--no-compile", action="store_true", help="skip the cold/warm process runs")
     parser.add_argument("--trace-loads", action="store_true",
                         help="machines that record the flash load trace (board cache models)")
+    parser.add_argument("--helpers", action="store_true",
+                        help="the kernel with its row steps in inlined helpers taking the "
+                             "machine (dot2_s8_helpers), as the CMSIS-NN ports are written")
     args = parser.parse_args()
+    fn = dot2_s8_helpers if args.helpers else dot2_s8
 
-    measure(64, 1, trace_loads=args.trace_loads)    # compile (or load from cache) outside timing
-    runs = [measure(args.cols, args.reps, trace_loads=args.trace_loads)
+    measure(64, 1, trace_loads=args.trace_loads, fn=fn)  # compile or load, outside timing
+    runs = [measure(args.cols, args.reps, trace_loads=args.trace_loads, fn=fn)
             for _ in range(args.repeat)]
     n, counts = runs[0][0], runs[0][3]
     wall, cpu = min(r[1] for r in runs), min(r[2] for r in runs)
-    print(f"counted run{' (load trace)' if args.trace_loads else ''}: {n:,} instructions (smlad {counts['smlad']:,}, sxtb16 "
+    label = " (helpers)" * args.helpers + " (load trace)" * args.trace_loads
+    print(f"counted run{label}: {n:,} instructions (smlad {counts['smlad']:,}, sxtb16 "
           f"{counts['sxtb16']:,}, ldr {counts['ldr']:,}; exact), best of {args.repeat}: "
           f"{n / wall / 1e6:,.0f} M instructions/s wall, {n / cpu / 1e6:,.0f} M/s CPU time")
 

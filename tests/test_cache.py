@@ -8,6 +8,7 @@ import ast
 import json
 import os
 import pickle
+import re
 import subprocess
 import sys
 import time
@@ -17,7 +18,6 @@ import pytest
 
 from armsim import _cache
 from armsim.cpu.jit import jit
-
 
 _STAMP_CACHES = (_cache.sources, _cache.imports, _cache.dependencies, _cache._content_digest,
                  _cache.source_stamp)
@@ -187,6 +187,67 @@ def test_a_borrowed_machine_is_neither_leaked_nor_freed_by_compiled_code():
     result = total(pair)
     after = sys.getrefcount(pair.left)
     assert result == 9 and after == refs
+
+
+def test_passing_the_machine_to_inlined_helpers_counts_no_references():
+    """`jit._BorrowedMachineModel`: the vector x matrix column loop, which calls LLVM-inlined
+    helpers taking `m` (`_step`, `_rhs_mac`), compiles to code with no NRT_incref or
+    NRT_decref call (without the model: 88 increfs, each an out-of-line call) and counts
+    and computes as the cached kernel does; a helper entering a code region leaves the
+    arrays' reference counts as they were."""
+    import numpy as np
+
+    from armsim.cpu import machine, ops
+    from armsim.cpu.kernel import _PYTHON_OF
+    from armsim.kernels.cmsis_nn.arm_nn_vec_mat_mult_t_s8 import _dsp_columns
+
+    fresh = jit(_PYTHON_OF[_dsp_columns], cache=False)     # compiled here, so inspectable
+    rng = np.random.default_rng(3)
+    mem = machine.Memory()
+    mem.region("sram", machine.SRAM_BASE, 0).region("flash", machine.FLASH_BASE, 0)
+    lhs = mem.place("sram", rng.integers(-128, 128, 64, dtype=np.int8))
+    rhs = mem.place("flash", rng.integers(-128, 128, 128, dtype=np.int8))
+    results = []
+    for columns in (fresh, _dsp_columns):
+        m = machine.build(mem)
+        out = columns(m, lhs, rhs, rhs + 64, 7, -7, 16, 0x00050005, 0, False, True)
+        results.append((out, machine.counts(m)))
+    assert results[0] == results[1] and results[0][1]["smlad"] == 4 * 16
+    (ir,) = fresh.inspect_llvm().values()
+    functions = {re.match(r"[^@]*@([^(]+)\(", f).group(1): f
+                 for f in re.split(r"^define ", ir, flags=re.MULTILINE)[1:]}
+    kernel = [f for name, f in functions.items()     # not its Python wrapper, nor NRT's own
+              if "_dsp_columns" in name and not name.startswith("_ZN7cpython")]
+    assert len(kernel) == 1
+    assert "@NRT_incref" not in kernel[0] and "@NRT_decref" not in kernel[0]
+
+    @jit(inline="llvm", cache=False)
+    def helper(m, address, value):
+        if value & 1:
+            inner = ops.enter_region(m, ops.REQUANTIZE)
+            value = ops.add(inner, value, 2)
+            ops.leave_region(m, inner)
+        ops.strb(m, address, value)
+        return value
+
+    @jit(cache=False)
+    def loop(m, n):
+        total = 0
+        for k in range(n):
+            total += helper(m, machine.SRAM_BASE + (k & 15), k)
+        return total
+
+    mem = machine.Memory()
+    mem.region("sram", machine.SRAM_BASE, 16)
+    m = machine.build(mem)
+    arrays = [a for a in m if isinstance(a, np.ndarray)]
+    before = [sys.getrefcount(a) for a in arrays]
+    assert loop(m, 1000) == sum(k + 2 * (k & 1) for k in range(1000))
+    assert [sys.getrefcount(a) for a in arrays] == before
+    assert machine.counts(m) == {"strb": 1000, "add": 500}
+    requantize_alu = (machine.CODE_REGIONS.index("requantize") * len(machine.CATEGORIES)
+                      + machine.CATEGORIES.index("alu"))
+    assert machine.counts(m, requantize_alu) == {"add": 500}
 
 
 # --- robustness, in fresh processes -------------------------------------------------------

@@ -15,7 +15,12 @@ kernels) is made by `jit`.
   the arrays alive for the call, and no kernel keeps or returns them, so the reference
   counting numba emits for every use of ``m`` in a helper with branches becomes a null test
   instead of an atomic increment and decrement (these were 70 % of the time of the vector x
-  matrix kernel; measured with ``perf``).
+  matrix kernel; measured with ``perf``).  And a `Machine` value itself is not
+  reference-counted at all (`_BorrowedMachineModel`): each call of an inlined helper
+  (``@kernel(inline=True)``) taking ``m`` otherwise kept an out-of-line NRT_incref and
+  NRT_decref call per array around it, which made the vector x matrix kernel's column loop
+  ~3x slower than the same ops written inline (benchmarks/bench_machine.py --helpers).
+  Compiled code makes machines only from the borrowed one's arrays (`ops.enter_region`).
 
 `Dispatcher` overrides two methods of numba's dispatcher (an internal interface: numba's
 version is pinned in pyproject.toml; tests/test_cache.py exercises each override).
@@ -25,6 +30,7 @@ import sys
 from numba.core import boxing, cgutils, sigutils, types
 from numba.core.caching import NullCache
 from numba.core.compiler_lock import global_compiler_lock
+from numba.core.datamodel import default_manager, models
 from numba.core.pythonapi import NativeValue
 from numba.core.registry import CPUDispatcher
 from numba.extending import unbox
@@ -101,5 +107,28 @@ def _unbox_named_tuple(typ, obj, c):
     def cleanup():
         if native.cleanup is not None:
             native.cleanup()
-        c.context.nrt.decref(c.builder, typ, owned)
+        for i, member in enumerate(typ.types):     # the model counts none: release each
+            if isinstance(member, types.Array):
+                c.context.nrt.decref(c.builder, member, c.builder.extract_value(owned, i))
     return NativeValue(borrowed, is_error=native.is_error, cleanup=cleanup)
+
+
+class _BorrowedMachineModel(models.TupleModel):
+    """numba's tuple layout for a `Machine`, with no members to reference-count: compiled
+    code never owns a machine's arrays (module docstring), so passing, copying or dropping
+    ``m`` emits no NRT_incref / NRT_decref calls (numba keeps those out of line)."""
+
+    def traverse(self, builder):
+        return []
+
+
+_numba_tuple_model = default_manager._handlers[types.NamedTuple]
+
+
+def _named_tuple_model(dmm, fe_type):
+    if fe_type.instance_class is Machine:
+        return _BorrowedMachineModel(dmm, fe_type)
+    return _numba_tuple_model(dmm, fe_type)
+
+
+default_manager.register(types.NamedTuple, _named_tuple_model)
