@@ -212,7 +212,7 @@ def test_a_data_cache_without_a_trace_is_a_clear_error():
 
 def test_trace_overflow_is_reported_not_guessed():
     m = fresh(trace_loads=True)
-    small = m._replace(trace=np.zeros(machine.TRACE_HEADER + 2 + 1, np.int64))  # 2 + spare
+    small = m._replace(trace=np.zeros(machine.TRACE_HEADER + 2, np.int64))   # room for 2
     small.trace[machine.TRACE_LAST] = -1
     for k in range(4):
         ops.ldr(small, FLASH + 16 * k)

@@ -179,8 +179,8 @@ _recording = [None]        # inside `recording_loads`: the block's shared trace 
 
 
 def _new_trace():
-    # one spare slot past the capacity (see ops._append_granules); pages touched only as used
-    return np.empty(TRACE_HEADER + TRACE_CAPACITY + 1, np.int64)
+    # pages touched only as used
+    return np.empty(TRACE_HEADER + TRACE_CAPACITY, np.int64)
 
 
 @contextmanager
@@ -297,7 +297,7 @@ def load_trace(m):
     if m.trace is None:
         return None
     appended = int(m.trace[TRACE_COUNT])
-    kept = min(appended, len(m.trace) - TRACE_HEADER - 1)
+    kept = min(appended, len(m.trace) - TRACE_HEADER)
     return m.trace[TRACE_HEADER:TRACE_HEADER + kept], appended - kept
 
 

@@ -352,23 +352,29 @@ def _traffic(m, block, region, field, beats, nbytes):
 
 @register_jitable(inline="always")
 def _append_granules(trace, traced, first, last):
-    """Append a load's first and `last` granule (no load spans more than two) to the load
-    trace when `traced` (0 or 1), each unless it repeats the previous traced granule.
+    """Append a load's `first` and `last` granule (no load spans more than two) to the load
+    trace when `traced`, each unless it repeats the previous traced granule.
     ``TRACE_COUNT`` counts the appends; those past the capacity are dropped, and
-    `machine.load_trace` reports them.  Branch-free on purpose: a branch around the trace's
-    stores splits the load into basic blocks, and numba then keeps reference counting of
-    the trace array on every load (3-4x slower recording, measured with
-    benchmarks/bench_machine.py --trace-loads).  So the stores always happen: into the
-    first free slot, which only an append keeps, or the spare slot past a full trace."""
-    capacity = trace.shape[0] - TRACE_HEADER - 1
-    n = trace[TRACE_COUNT]
-    previous = trace[TRACE_LAST]
-    trace[TRACE_HEADER + min(n, capacity)] = first
-    n += traced & (first != previous)
-    trace[TRACE_HEADER + min(n, capacity)] = last
-    n += traced & (last != first)
-    trace[TRACE_COUNT] = n
-    trace[TRACE_LAST] = previous + traced * (last - previous)
+    `machine.load_trace` reports them.  Untraced loads and repeats of the last granule (most
+    loads) only test and branch.  (Before a `Machine` went uncounted by numba's reference
+    counting, `jit._BorrowedMachineModel`, these branches cost out-of-line NRT calls and the
+    recording was branch-free; branching is now 1.2-2x faster, measured with
+    benchmarks/bench_machine.py --trace-loads --helpers, where every load appends.)"""
+    if traced:
+        previous = trace[TRACE_LAST]
+        if first != previous or last != first:
+            capacity = trace.shape[0] - TRACE_HEADER
+            n = trace[TRACE_COUNT]
+            if first != previous:
+                if n < capacity:
+                    trace[TRACE_HEADER + n] = first
+                n += 1
+            if last != first:
+                if n < capacity:
+                    trace[TRACE_HEADER + n] = last
+                n += 1
+            trace[TRACE_COUNT] = n
+            trace[TRACE_LAST] = last
 
 
 def _record_granules(trace, traced, first, last):
@@ -388,8 +394,8 @@ def _record_granules_compiled(trace, traced, first, last):
 
 @jit(inline="numba", cache=False)
 def _record(m, region, address, nbytes):
-    """Trace a load from a traced region (`machine.TRACED_REGIONS`) when `m` records loads
-    (the region's traced flag is an operand, not a branch: see `_append_granule`)."""
+    """Trace a load from a traced region (`machine.TRACED_REGIONS`, the region's traced
+    flag) when `m` records loads."""
     _record_granules(m.trace, m.rtab[region, 3], address >> GRANULE_SHIFT,
                      (address + nbytes - 1) >> GRANULE_SHIFT)
 
