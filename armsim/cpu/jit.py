@@ -19,7 +19,8 @@ kernels) is made by `jit`.
   reference-counted at all (`_BorrowedMachineModel`): each call of an inlined helper
   (``@kernel(inline=True)``) taking ``m`` otherwise kept an out-of-line NRT_incref and
   NRT_decref call per array around it, which made the vector x matrix kernel's column loop
-  ~3x slower than the same ops written inline (benchmarks/bench_machine.py --helpers).
+  ~3x slower than the same ops written inline (measured with this model switched off;
+  benchmarks/bench_machine.py --helpers times a helper-style kernel against a plain one).
   Compiled code makes machines only from the borrowed one's arrays (`ops.enter_region`).
 
 `Dispatcher` overrides two methods of numba's dispatcher (an internal interface: numba's
