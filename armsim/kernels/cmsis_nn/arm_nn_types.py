@@ -13,6 +13,8 @@ ConvParams = namedtuple("ConvParams",
                         "input_offset output_offset stride padding dilation activation")
 # cmsis_nn_per_channel_quant_params: addresses of the int32 multiplier and shift arrays
 PerChannelQuantParams = namedtuple("PerChannelQuantParams", "multiplier shift")
+# cmsis_nn_pool_params: stride and padding are Tiles, activation an Activation
+PoolParams = namedtuple("PoolParams", "stride padding activation")
 
 NULL_DIMS = Dims(0, 0, 0, 0)     # a NULL `const cmsis_nn_dims *` (arm_convolve_s8's upscale)
 
@@ -30,4 +32,10 @@ def conv_params(p):
     """`ConvParams` from a case's conv_params dict (dilation 1 when absent)."""
     return ConvParams(int(p["input_offset"]), int(p["output_offset"]), tile(p["stride"]),
                       tile(p["padding"]), tile(p.get("dilation", {"w": 1, "h": 1})),
+                      Activation(int(p["activation"]["min"]), int(p["activation"]["max"])))
+
+
+def pool_params(p):
+    """`PoolParams` from a case's pool_params dict."""
+    return PoolParams(tile(p["stride"]), tile(p["padding"]),
                       Activation(int(p["activation"]["min"]), int(p["activation"]["max"])))

@@ -4,7 +4,6 @@ import numpy as np
 
 from armsim.cpu.kernel import run
 from armsim.kernels.cmsis_nn.arm_avgpool_s16 import arm_avgpool_s16
-from armsim.kernels.families.maxpool import pool_args
 from armsim.kernels.harness import CaseError
 from armsim.kernels.oracle_s16 import avgpool_s16
 from armsim.kernels.tflm.avgpool import run_reference_s16 as run_reference  # noqa: F401
@@ -12,6 +11,14 @@ from armsim.kernels.tflm.avgpool import run_reference_s16 as run_reference  # no
 FUNCTIONS = ("arm_avgpool_s16",)
 ARRAYS = {"input": ("sram", np.int16)}
 OUTPUT_DTYPE = np.int16
+
+
+def pool_scalars(case):
+    """The scalars both int16 pooling kernels read from their parameter structs, in their
+    order."""
+    p, i = case["pool_params"], case["input_dims"]
+    return (p["stride"]["h"], p["stride"]["w"], p["padding"]["h"], p["padding"]["w"],
+            p["activation"]["min"], p["activation"]["max"], i["n"], i["h"], i["w"], i["c"])
 
 
 def buffer_size(case, dsp, armclang):
@@ -24,7 +31,7 @@ def run_cmsis(m, case, addr, function, tracer):
         raise CaseError(f"{case.get('case', '?')}: {function} is not an int16 average pooling "
                         f"entry point (use {FUNCTIONS[0]})")
     f, o = case["filter_dims"], case["output_dims"]
-    status = run(arm_avgpool_s16, m, *pool_args(case), addr["input"], f["h"], f["w"], o["h"],
+    status = run(arm_avgpool_s16, m, *pool_scalars(case), addr["input"], f["h"], f["w"], o["h"],
                  o["w"], addr["output"], addr["scratch"], addr["scratch_bytes"], tracer=tracer)
     if status != 0:
         raise CaseError(f"{case.get('case', '?')}: arm_avgpool_s16 returned ARM_CMSIS_NN_ARG_ERROR")
