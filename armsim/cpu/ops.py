@@ -189,6 +189,7 @@ asr = _plain("asr", isa.ASR)
 ror = _plain("ror", isa.ROR)
 cmp = _no_result("cmp")
 tst = _no_result("tst")
+teq = _no_result("teq")
 
 
 def _it_body():
@@ -586,6 +587,7 @@ strd_sp = _stack_slot("strd", "strd_sp")    # STRD Rt, Rt2, [sp, #imm]
 ldrsh_sp = _stack_slot("ldrsh", "ldrsh_sp")  # LDRSH Rt, [Rn, #imm] of a struct on the caller's stack
 ldrsb_sp = _stack_slot("ldrsb", "ldrsb_sp")  # LDRSB Rt, [Rn, #imm] of a struct on the caller's stack
 strb_sp = _stack_slot("strb", "strb_sp")    # STRB Rt, [sp, #imm]
+ldrb_sp = _stack_slot("ldrb", "ldrb_sp")    # LDRB Rt, [sp, #imm]: a stacked bool argument
 
 
 bfi = _plain("bfi", isa.BFI)
@@ -612,6 +614,7 @@ fitted_strd_sp = _fitted("strd_sp")
 fitted_ldrsh_sp = _fitted("ldrsh_sp")
 fitted_ldrsb_sp = _fitted("ldrsb_sp")
 fitted_strb_sp = _fitted("strb_sp")
+fitted_ldrb_sp = _fitted("ldrb_sp")
 fitted_mov = _fitted("mov")
 fitted_add = _fitted("add")
 fitted_sub = _fitted("sub")
