@@ -35,7 +35,8 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from . import machine, memory
-from .instructions import CLASS_INDEX, CLASS_OF, CLASSES, MNEMONICS, N_CLASSES, N_MNEMONICS
+from .instructions import (CLASS_INDEX, CLASS_OF, MNEMONICS, N_CLASSES, N_MNEMONICS,
+                           SCALAR_CLASSES)
 
 # --- the tables ---------------------------------------------------------------------------
 
@@ -138,8 +139,8 @@ def _m7_pairs():
     single_issue = {"div", "ldrd", "strd", "ldm", "stm"}
     begin_group = {"simd", "sat"}
     pairs = set()
-    for p in CLASSES:
-        for c in CLASSES:
+    for p in SCALAR_CLASSES:
+        for c in SCALAR_CLASSES:
             if p in single_issue or c in single_issue or c in begin_group or p == "it":
                 continue
             need = {}
@@ -283,9 +284,21 @@ def _dual_issued(rule, pairs, class_counts):
 
 
 def _issue_cycles(c):
-    """Per mnemonic, its issue cycles on core `c`."""
-    return np.array([c.mnemonic_cycles.get(mn, c.class_cycles[CLASS_OF[mn]])
+    """Per mnemonic, its issue cycles on core `c` (0 for a class the core's table has no
+    figure for: `_check_priced` refuses runs that execute one)."""
+    return np.array([c.mnemonic_cycles.get(mn, c.class_cycles.get(CLASS_OF[mn], 0))
                      for mn in MNEMONICS], np.int64)
+
+
+def _check_priced(c, mnemonic_counts):
+    """ValueError when the run executed an instruction whose class core `c`'s table does
+    not price (the Armv8.1-M classes of `instructions.MVE_CLASSES` have no figures yet)."""
+    missing = [mn for mn, n in zip(MNEMONICS, mnemonic_counts)
+               if n and mn not in c.mnemonic_cycles and CLASS_OF[mn] not in c.class_cycles]
+    if missing:
+        raise ValueError(f"{c.name}: no cycle figures for {', '.join(missing[:5])}"
+                         f"{' ...' if len(missing) > 5 else ''} (class "
+                         f"{CLASS_OF[missing[0]]}): MVE timing is not modelled yet")
 
 
 _named_issue_cycles = functools.lru_cache(maxsize=None)(lambda name: _issue_cycles(core(name)))
@@ -294,6 +307,7 @@ _named_issue_cycles = functools.lru_cache(maxsize=None)(lambda name: _issue_cycl
 def breakdown_of(counters, core_model, wait_states=None):
     """The cycle terms (see the module docstring) of `counters` on `core_model`."""
     c = core(core_model)
+    _check_priced(c, counters.mnemonics)
     per_mnemonic = _named_issue_cycles(core_model) if isinstance(core_model, str) \
         else _issue_cycles(c)
     issue = int(per_mnemonic @ counters.mnemonics)
@@ -399,6 +413,7 @@ def stage_breakdown(m, core_name, flash_wait_states=0, region_names=(), wait_sta
                           memory_system)["total"]
     out = {}
     blocks = machine.blocks(m)
+    _check_priced(core(core_name), blocks[:, :N_MNEMONICS].sum(axis=0))
     active = np.flatnonzero(blocks[:, :N_MNEMONICS].any(axis=1))
     if core(core_name).dual_issue is None:
         block_cycles = blocks[active] @ _block_weights(core_name, tuple(region_names),

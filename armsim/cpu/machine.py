@@ -38,10 +38,11 @@ Machine = namedtuple("Machine", "st mem rtab dsp armclang trace single_rounding 
 Q_FLAG = 0                     # APSR.Q (sticky)
 GE_FLAGS = 1                   # APSR.GE<3:0>
 PREV_CLASS = 2                 # class index of the previous instruction
-FAULT_ADDRESS = 3
-FAULT_MNEMONIC = 4
-FAULTED = 5                    # 1 in the row whose access faulted
-HEADER = 6
+QC_FLAG = 3                    # FPSCR.QC, the MVE saturation flag (sticky; `qc_flag`)
+FAULT_ADDRESS = 4
+FAULT_MNEMONIC = 5
+FAULTED = 6                    # 1 in the row whose access faulted
+HEADER = 7
 # within a block: per-mnemonic counts first, then
 TAKEN = N_MNEMONICS            # taken branches (incl. calls and returns)
 STACK_BEATS = TAKEN + 1        # words moved by PUSH/POP (the stack frame)
@@ -240,6 +241,13 @@ def read(m, address, count, dtype=np.int8):
     raise MemoryFault(f"host read of {nbytes} bytes at {address:#010x} is outside every region")
 
 
+def qc_flag(m):
+    """FPSCR.QC: whether an MVE instruction saturated.  Only ever set, so the ops set it in
+    the current code region's row and the machine's flag is the OR over the rows (region
+    changes need not carry it)."""
+    return bool(m.regions[:, QC_FLAG].any())
+
+
 def reset_counters(m):
     m.regions[:] = 0
     m.st[PREV_CLASS] = NO_CLASS
@@ -314,5 +322,6 @@ def region_traffic(m, region_names, block=None):
 
 __all__ = ["Machine", "Memory", "MemoryFault", "build", "read", "counts", "fitted_counts",
            "counter", "totals", "blocks", "stage_label", "STAGES", "region_index", "in_region",
+           "qc_flag",
            "leave", "class_pairs",
            "region_traffic", "load_trace", "CLASSES"]
