@@ -1,8 +1,10 @@
 """Build bare-metal Thumb programs for QEMU's Cortex-M55 and run them.
 
 The machine is QEMU's ``mps3-an547`` (Arm's AN547 FPGA image: a Cortex-M55 with MVE, the
-integer and floating-point Helium extension).  A program is linked with `LINKER_SCRIPT`
-(code in the ITCM at 0x0, data and stack in the DTCM at 0x20000000) and the `STARTUP`
+integer and floating-point Helium extension); ``mps2-an386`` (a Cortex-M4) runs the DSP
+build the same way, to check the instruction counting against ../shared/reference.  A
+program is linked with `LINKER_SCRIPT` (code from 0x0, data and stack from 0x20000000,
+512 KiB each: the AN547's ITCM and DTCM, within the AN386's SSRAMs) and the `STARTUP`
 code below, which
 
 * puts a vector table at address 0 (initial SP, reset handler, and a fault handler that
@@ -19,14 +21,35 @@ import shutil
 import subprocess
 from pathlib import Path
 
+from dataclasses import dataclass
+
 GCC = "arm-none-eabi-gcc"
 OBJDUMP = "arm-none-eabi-objdump"
 QEMU = "qemu-system-arm"
-MACHINE = "mps3-an547"
-# gcc defines __ARM_FEATURE_MVE (and so CMSIS-NN's ARM_MATH_MVEI) for -mcpu=cortex-m55 only
-# with a hard or softfp float ABI; objdump decodes MVE only when told the architecture.
-CPU_FLAGS = ("-mcpu=cortex-m55", "-mthumb", "-mfloat-abi=hard")
-OBJDUMP_FLAGS = ("-m", "armv8.1-m.main")
+
+
+@dataclass(frozen=True)
+class Target:
+    """A core QEMU emulates: its machine, gcc's flags for it, objdump's architecture."""
+    name: str
+    machine: str
+    cpu_flags: tuple
+    objdump_flags: tuple = ()
+
+
+TARGETS = {
+    # gcc defines __ARM_FEATURE_MVE (and so CMSIS-NN's ARM_MATH_MVEI) for -mcpu=cortex-m55
+    # only with a hard or softfp float ABI; objdump decodes MVE only when told the
+    # architecture (else it prints MVE encodings as coprocessor instructions).
+    "cortex-m55": Target("cortex-m55", "mps3-an547", ("-mcpu=cortex-m55", "-mthumb",
+                                                      "-mfloat-abi=hard"),
+                         ("-m", "armv8.1-m.main")),
+    # the DSP build of ../shared/reference (dsp_O2), to check the counting method against
+    "cortex-m4": Target("cortex-m4", "mps2-an386", ("-mcpu=cortex-m4", "-mthumb",
+                                                    "-mfloat-abi=soft")),
+}
+M55 = TARGETS["cortex-m55"]
+MACHINE = M55.machine
 
 LINKER_SCRIPT = """
 MEMORY {
@@ -143,9 +166,10 @@ def versions():
     return out
 
 
-def build(workdir, sources, extra_flags=(), name="program"):
-    """Compile and link `sources` ({file name: text}; .S assembly or .c) with the startup
-    code into ``workdir/<name>.elf``; returns its path."""
+def build(workdir, sources, extra_flags=(), name="program", target=M55, objects=()):
+    """Compile and link `sources` ({file name: text}; .S assembly or .c) and `objects`
+    (paths of further .c/.o files) with the startup code into ``workdir/<name>.elf`` for
+    `target`; returns its path."""
     workdir = Path(workdir)
     workdir.mkdir(parents=True, exist_ok=True)
     (workdir / "startup.S").write_text(STARTUP)
@@ -156,24 +180,24 @@ def build(workdir, sources, extra_flags=(), name="program"):
         path.write_text(text)
         files.append(path)
     elf = workdir / f"{name}.elf"
-    command = [GCC, *CPU_FLAGS, *extra_flags, "-nostartfiles", "-T", str(workdir / "link.ld"),
-               *map(str, files), "-o", str(elf)]
+    command = [GCC, *target.cpu_flags, *extra_flags, "-nostartfiles", "-T",
+               str(workdir / "link.ld"), *map(str, files), *map(str, objects), "-o", str(elf)]
     result = subprocess.run(command, capture_output=True, text=True)
     if result.returncode:
         raise QemuError(f"{GCC} failed:\n{result.stderr}")
     return elf
 
 
-def command(elf, *extra):
+def command(elf, *extra, target=M55):
     """The qemu-system-arm command line that runs `elf` to its SYS_EXIT."""
-    return [QEMU, "-M", MACHINE, "-nographic", "-monitor", "none", "-serial", "none",
+    return [QEMU, "-M", target.machine, "-nographic", "-monitor", "none", "-serial", "none",
             "-semihosting-config", "enable=on,target=native", "-kernel", str(elf), *extra]
 
 
-def run(elf, timeout=120, cwd=None):
-    """Run `elf` on QEMU's Cortex-M55; QemuError unless it ends with status 0."""
-    result = subprocess.run(command(elf), capture_output=True, text=True, timeout=timeout,
-                            cwd=cwd)
+def run(elf, timeout=120, cwd=None, target=M55):
+    """Run `elf` on QEMU's `target` core; QemuError unless it ends with status 0."""
+    result = subprocess.run(command(elf, target=target), capture_output=True, text=True,
+                            timeout=timeout, cwd=cwd)
     if result.returncode:
         raise QemuError(f"{elf.name} ended with status {result.returncode} on QEMU "
                         f"(a fault, or main returned non-zero)\n{result.stderr}")
