@@ -220,7 +220,7 @@ def store(case, S):
     mnemonic = case["name"].split("/")[0]
     msize, esize = case["extra"]["msize"], case["extra"]["esize"]
     if S.kind == "pure":
-        image_of, enables_of = S.fn("VSTR_image"), S.fn("store_byte_enables")
+        image_of, enables_of = S.fn("VSTR_image"), S.fn("memory_byte_enables")
 
         def model(inp):
             p = _predicate(case["name"], inp)
@@ -777,3 +777,68 @@ def test_harness_catches_broken_semantics():
                                                              32, inp["p0"])})
     _fails("vmlava.s8/vpst", lambda inp: {"r2": isa_mve.VMLADAV(inp["r2"], inp["q0"], inp["q1"],
                                                                 8, False, ALL)})
+
+
+# --- the ops inside a compiled kernel -------------------------------------------------------
+
+from armsim.cpu.kernel import Tracer, kernel, run  # noqa: E402
+from armsim.cpu.ops_mve import (dls, le, letp, vaddva_s8, vctp_8, vldrb_u8,  # noqa: E402
+                                vmlava_s8, vmrs, vmsr, vpst, wlstp_8)
+
+
+@kernel
+def _dot_s8_mve(m, lhs, rhs, n, rhs_offset):
+    """sum((lhs[i] + 0) * rhs[i]) + rhs_offset * sum(lhs[i]) over n int8 elements, the way
+    CMSIS-NN's MVE kernels lower it: a tail-predicated WLSTP/LETP loop of VLDRB + VMLAVA +
+    VADDVA, then a VPST-predicated pass over the same data driven by VCTP."""
+    acc = 0
+    lhs_sum = 0
+    wlstp_8(m, n == 0)
+    remaining = n
+    k = 0
+    while remaining > 0:
+        p = isa_mve.tail_mask(remaining, 8)           # FPSCR.LTPSIZE on the last iteration
+        a = vldrb_u8(m, lhs + 16 * k, p)
+        b = vldrb_u8(m, rhs + 16 * k, p)
+        acc = vmlava_s8(m, acc, a, b, p)
+        lhs_sum = vaddva_s8(m, lhs_sum, a, p)
+        remaining -= 16
+        k += 1
+        letp(m, remaining > 0)
+    dls(m)
+    again = 0
+    for j in range((n + 15) // 16):
+        p0 = vmsr(m, vmrs(m, vctp_8(m, n - 16 * j, ALL)))
+        vpst(m)
+        a = vldrb_u8(m, lhs + 16 * j, p0)
+        again = vmlava_s8(m, again, a, a, p0)
+        le(m, j + 1 < (n + 15) // 16)
+    return acc + rhs_offset * lhs_sum, again
+
+
+def test_ops_compile_in_a_kernel_and_trace_the_same():
+    """The ops inside one @kernel: the counted run (numba) and the traced run agree with
+    numpy and with each other instruction by instruction; tail predication never reads
+    past the 37 elements (the buffers end there)."""
+    rng = np.random.default_rng(26)
+    n = 37
+    lhs, rhs = rng.integers(-128, 128, n).astype(np.int8), rng.integers(-128, 128, n).astype(np.int8)
+    layout = Memory()
+    layout.region("sram", SRAM_BASE, 0)
+    a, b = layout.place("sram", lhs), layout.place("sram", rhs)
+    layout.sizes[0] = b + n - SRAM_BASE                  # nothing readable past rhs
+    expected = (int(lhs.astype(np.int64) @ rhs) + 7 * int(lhs.sum()),
+                int(lhs.astype(np.int64) @ lhs))
+    fast = build(layout)
+    assert run(_dot_s8_mve, fast, a, b, n, 7) == expected
+    tracer = Tracer()
+    slow = build(layout)
+    assert run(_dot_s8_mve, slow, a, b, n, 7, tracer=tracer) == expected
+    assert counts(fast) == counts(slow) == {
+        "wlstp.8": 1, "vldrb.u8": 9, "vmlava.s8": 6, "vaddva.s8": 3, "letp": 3, "dls": 1,
+        "vctp.8": 3, "vmsr": 3, "vmrs": 3, "vpst": 3, "le": 3}
+    assert [r.mnemonic for r in tracer.records][:4] == ["wlstp.8", "vldrb.u8", "vldrb.u8",
+                                                        "vmlava.s8"]
+    assert tracer.records[1].result == isa_mve.VLDR(
+        tuple(int.from_bytes(lhs[i:i + 4].tobytes(), "little", signed=True)
+              for i in range(0, 16, 4)), 8, 8, True, ALL)

@@ -3,7 +3,9 @@
 One home for the list: counters, cycle tables, reports and the measured-count comparison
 all index by these names.  Mnemonics are spelled as in the measured histograms of
 ``../shared/reference`` (lower case, width suffix dropped, conditional branch ``bcc``);
-classes are the ``class_histogram`` classes of the same measurements.
+classes are the ``class_histogram`` classes of the same measurements.  The Armv8.1-M
+(MVE) mnemonics and classes follow, after every scalar one, so adding them moved no
+scalar index.
 """
 
 # Timing classes of the scalar and DSP instructions (the measured `class_histogram` keys).
@@ -41,12 +43,13 @@ _BY_CLASS = {
     "it": "it",
 }
 _ARMV81M_BY_CLASS = {
-    # Armv8.1-M, the instructions of CMSIS-NN's MVE build.  MVE mnemonics keep their data type (it gives the lanes) and drop the 't'/'e'
-    # a disassembler adds inside a VPT block; a gather or scatter (vector of offsets) is
-    # ``<mnemonic>.gather`` / ``.scatter``; ``vmov`` is VMOV Qd, Qm (VORR), ``vmov.32`` one
-    # 32-bit lane to a core register (VMOV Rt, Dn[x] or VMOV Rt, Sn), ``vmov.rr`` two core
-    # registers to two lanes; ``vldr``, ``vpush``, ``vpop`` are the FP-register loads and
-    # stores (literal pool, stack).  tools/mve_qemu/mnemonics.py maps disassembly to these.
+    # Armv8.1-M: the instructions of CMSIS-NN's MVE build.  MVE mnemonics keep their data
+    # type (it gives the lanes) and drop the 't'/'e' a disassembler adds inside a VPT block;
+    # a gather or scatter (vector of offsets) is ``<mnemonic>.gather`` / ``.scatter``;
+    # ``vmov`` is VMOV Qd, Qm (VORR), ``vmov.32`` one 32-bit lane to a core register
+    # (VMOV Rt, Dn[x] or VMOV Rt, Sn), ``vmov.rr`` two core registers to two lanes;
+    # ``vldr``, ``vpush``, ``vpop`` are the FP-register loads and stores (literal pool,
+    # stack).  tools/mve_qemu/count.py (`normalize`) maps disassembly to these.
     "mve_ld": "vldrb.u8 vldrb.s16 vldrb.s32 vldrh.u16 vldrh.s32 vldrw.u32 vldrb.u8.gather "
               "vldrb.u16.gather vldrb.s32.gather vld20.8 vld21.8 vldr vpop",
     "mve_st": "vstrb.8 vstrb.16 vstrb.32 vstrh.16 vstrh.32 vstrw.32 vstrb.32.scatter "

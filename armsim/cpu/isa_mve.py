@@ -39,7 +39,7 @@ element saturated, and sets the sticky FPSCR.QC (`armsim.cpu.machine.QC_FLAG`).
 Memory is not read here: a load takes the bytes the counted op read (`armsim.cpu.ops_mve`),
 as a Q-shaped *memory image* (element ``e`` of ``msize`` bits at byte ``e * msize / 8``,
 zero where nothing was read), and a store returns the image to write with the bytes it may
-write (`store_byte_enables`).
+write (`memory_byte_enables`).
 """
 from .isa import _accumulate64, s32, signed_sat_q, u32
 from .jit import jit
@@ -560,9 +560,9 @@ def VSTR_image(q, msize, esize):
 
 
 @jit
-def store_byte_enables(mask, msize, esize):
-    """Which bytes of a store's memory image are written: those of the active elements
-    (bit i for byte i of the image)."""
+def memory_byte_enables(mask, msize, esize):
+    """The bytes of the memory image a contiguous load or store accesses: those of its
+    active elements (bit i for byte i of the image)."""
     enables = 0
     lanes = 128 // esize
     for e in range(lanes):

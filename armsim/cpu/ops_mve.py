@@ -77,12 +77,6 @@ def _read_image(mem, at0, first, end):
     return (v.s32(w0), v.s32(w1), v.s32(w2), v.s32(w3))
 
 
-@jit(inline="numba", cache=False)
-def _load_enables(p, msize, esize):
-    """The memory bytes a contiguous load reads: those of its active elements."""
-    return v.store_byte_enables(p, msize, esize)
-
-
 # --- loads -----------------------------------------------------------------------------------
 
 def _vldr(name, mnemonic, msize, esize, unsigned):
@@ -92,7 +86,7 @@ def _vldr(name, mnemonic, msize, esize, unsigned):
 
     def op(m, address, p):
         block = issue(m, index, cls, cat)
-        first, end = _span(_load_enables(p, msize, esize))
+        first, end = _span(v.memory_byte_enables(p, msize, esize))    # active elements' bytes
         image = v.ZERO
         if end > first:
             region, at = locate(m, address + first, end - first, index)
@@ -173,7 +167,7 @@ def _vstr(name, mnemonic, msize, esize):
 
     def op(m, address, q, p):
         block = issue(m, index, cls, cat)
-        enables = v.store_byte_enables(p, msize, esize)
+        enables = v.memory_byte_enables(p, msize, esize)
         first, end = _span(enables)
         if end > first:
             region, at = locate(m, address + first, end - first, index)
