@@ -89,6 +89,8 @@ def active(mask4, e, esize):
 @jit
 def merge(old, new, mask4):
     """Write back a beat: byte i of the result is `new`'s if mask4<i> else `old`'s."""
+    if mask4 == 0xF:
+        return s32(new)
     keep = 0
     for i in range(4):
         if (mask4 >> i) & 1:
@@ -532,6 +534,8 @@ def VLDR(image, msize, esize, unsigned, mask):
     """VLDR<B|H|W>.<S|U><esize> Qd, [...]: element e = Extend(memory element e of msize
     bits) for active elements, zero for predicated-false ones.  `image`: the memory image
     the load read (see the module docstring); the same assembly serves a gather."""
+    if mask == ALL and msize == esize:              # the image is the register
+        return (s32(image[0]), s32(image[1]), s32(image[2]), s32(image[3]))
     return (_vldr_beat(0, 0, image, msize, esize, unsigned, beat_mask(mask, 0)),
             _vldr_beat(0, 1, image, msize, esize, unsigned, beat_mask(mask, 1)),
             _vldr_beat(0, 2, image, msize, esize, unsigned, beat_mask(mask, 2)),

@@ -63,6 +63,9 @@ def _span(enables):
 @jit(inline="numba", cache=False)
 def _read_image(mem, at0, first, end):
     """The memory image of bytes [first, end) read from mem[at0 + i]; zero elsewhere."""
+    if first == 0 and end == 16:                     # a whole vector: four words
+        return (v.s32(_read_le(mem, at0, 4)), v.s32(_read_le(mem, at0 + 4, 4)),
+                v.s32(_read_le(mem, at0 + 8, 4)), v.s32(_read_le(mem, at0 + 12, 4)))
     w0, w1, w2, w3 = 0, 0, 0, 0
     for i in range(first, end):
         byte = int(mem[at0 + i]) << (8 * (i & 3))
@@ -86,7 +89,10 @@ def _vldr(name, mnemonic, msize, esize, unsigned):
 
     def op(m, address, p):
         block = issue(m, index, cls, cat)
-        first, end = _span(v.memory_byte_enables(p, msize, esize))    # active elements' bytes
+        if p == v.ALL:
+            first, end = 0, 16 * msize // esize
+        else:
+            first, end = _span(v.memory_byte_enables(p, msize, esize))    # active elements
         image = v.ZERO
         if end > first:
             region, at = locate(m, address + first, end - first, index)
