@@ -24,7 +24,10 @@ import pytest
 from armsim.cpu import isa_mve, ops, ops_mve
 from armsim.cpu.instructions import ARMV81M_MNEMONICS
 from armsim.cpu.isa_mve import ALL
+from armsim.cpu.kernel import Tracer, kernel, run
 from armsim.cpu.machine import QC_FLAG, Memory, SRAM_BASE, build, counts
+from armsim.cpu.ops_mve import (dls, le, letp, vaddva_s8, vctp_8, vldrb_u8, vmlava_s8, vmrs,
+                                vmsr, vpst, wlstp_8)
 
 DATA = Path(__file__).parent / "data" / "mve_qemu"
 META = json.loads((DATA / "isa.json").read_text())
@@ -781,11 +784,6 @@ def test_harness_catches_broken_semantics():
 
 # --- the ops inside a compiled kernel -------------------------------------------------------
 
-from armsim.cpu.kernel import Tracer, kernel, run  # noqa: E402
-from armsim.cpu.ops_mve import (dls, le, letp, vaddva_s8, vctp_8, vldrb_u8,  # noqa: E402
-                                vmlava_s8, vmrs, vmsr, vpst, wlstp_8)
-
-
 @kernel
 def _dot_s8_mve(m, lhs, rhs, n, rhs_offset):
     """sum((lhs[i] + 0) * rhs[i]) + rhs_offset * sum(lhs[i]) over n int8 elements, the way
@@ -822,7 +820,8 @@ def test_ops_compile_in_a_kernel_and_trace_the_same():
     past the 37 elements (the buffers end there)."""
     rng = np.random.default_rng(26)
     n = 37
-    lhs, rhs = rng.integers(-128, 128, n).astype(np.int8), rng.integers(-128, 128, n).astype(np.int8)
+    lhs = rng.integers(-128, 128, n).astype(np.int8)
+    rhs = rng.integers(-128, 128, n).astype(np.int8)
     layout = Memory()
     layout.region("sram", SRAM_BASE, 0)
     a, b = layout.place("sram", lhs), layout.place("sram", rhs)
