@@ -83,7 +83,7 @@ class Profile(dict):
         return rows
 
     def to_pandas(self):
-        """`table()` as a pandas DataFrame; pandas is not an armsim dependency."""
+        """`table()` as a pandas DataFrame."""
         try:
             import pandas
         except ImportError:

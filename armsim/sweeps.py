@@ -423,7 +423,7 @@ def profile_rows(data, label, config):
     key = _key(label, sha256, config)
     stages = _stages()
     rows = []
-    for op, flat in zip(p["ops"], p.table()):
+    for op in p["ops"]:
         row = dict(key, row="op", op_index=op["index"], op=op["op"], kernel=op["kernel"],
                    reference=op["reference"], types=op["types"],
                    output_shape=list(op["output_shape"]), simulated=op["simulated"],
@@ -431,7 +431,7 @@ def profile_rows(data, label, config):
                    fitted_instructions=op["fitted_instructions"], cycles=op["cycles"],
                    mnemonics=op["mnemonics"], fitted_mnemonics=op["fitted_mnemonics"],
                    stage_instructions={s: v["instructions"] for s, v in op["stages"].items()})
-        row.update({f"stage_{s}": flat.get(f"stage_{s}", 0) for s in stages})
+        row.update({f"stage_{s}": op["stages"].get(s, {}).get("cycles", 0) for s in stages})
         rows.append(row)
     total = p["total"]
     rows.append(dict(key, row="total", macs=total["macs"], instructions=total["instructions"],
@@ -725,6 +725,7 @@ def _on_cluster(runs, scheduler, on_rows):
             client, own = distributed.Client(scheduler, timeout="20s"), True
         except (OSError, TimeoutError, ValueError) as e:
             raise SweepError(f"scheduler {scheduler}: cannot connect ({e})") from None
+    inflight = {}
     try:
         versions = client.run(_version)
         other = {w: v for w, v in versions.items() if v != VERSION}
@@ -735,7 +736,6 @@ def _on_cluster(runs, scheduler, on_rows):
         runs = iter(runs)
         limit = max(4, 2 * sum(client.nthreads().values()))
         pending = distributed.as_completed()
-        inflight = {}
 
         def submit(batch):
             for run in batch:
@@ -761,6 +761,8 @@ def _on_cluster(runs, scheduler, on_rows):
             on_rows(run, rows)
             submit(itertools.islice(runs, limit - len(inflight)))
     finally:
+        if inflight:                        # stopped early: the cluster drops their work
+            client.cancel(list(inflight))
         if own:
             client.close()
 
@@ -838,9 +840,11 @@ def run(model_specs, configs=None, axes=None, output=None, jobs=None, scheduler=
     if jobs < 1:
         raise SweepError(f"jobs={jobs}: give 1 (this process) or more")
     results = Results(output) if output is not None else None
+    unique = {}                         # one run per configuration of identical bytes
     for model in found:
         model.hash()
-    unique = list({m.sha256: m for m in reversed(found)}.values())[::-1]
+        unique.setdefault(model.sha256, model)
+    unique = list(unique.values())
     keys = [(m.sha256, c.label(), VERSION) for m in unique for c in configs]
     collected = []
     with results if results is not None else _Memory(collected) as store:

@@ -10,8 +10,8 @@ residual blocks: 1x1 expansion, depthwise KxK, linear 1x1 projection, residual A
 shape allows), every combination of width multiplier, blocks per stage, depthwise kernel,
 input resolution and expansion ratio (`SPACE`: 288 models), each on three cores (`CORES`).
 --limit N takes every k-th candidate so N remain (for a quick look).  Kernels are compiled
-before anything is timed (one candidate per kernel shape class, in this process); each mode
-then sweeps the whole space into a fresh results file.  A mode's time includes starting its
+before anything is timed (`warm_up`); each mode then sweeps the whole space into a fresh
+results file.  A mode's time includes starting its
 processes (the pool's, the cluster's workers) and their loading the compiled kernels; the
 cluster's own start is reported apart.  No thresholds: figures only.
 """
@@ -95,15 +95,11 @@ def space(limit=None):
             for i, (w, d, k, r, e) in enumerate(points)}
 
 
-def warm_up(models):
-    """Compile every kernel the space reaches, untimed: one candidate per depthwise kernel,
-    residual or not, and resolution class, on the simd path (the cores only price it)."""
-    labels = {}
-    for label in models:
-        w, d, k, r, e = label[:-7].split("-")
-        labels.setdefault((k, d, r), label)
-    armsim.sweep({label: models[label] for label in labels.values()}, jobs=1,
-                 core=CORES[0], progress=False)
+def warm_up(models, jobs):
+    """Compile every kernel the space reaches, untimed: the whole space once on one core
+    (the cores only price the same run; which kernels a candidate compiles depends on its
+    channel counts, so no smaller sample is sure to reach them all)."""
+    armsim.sweep(models, jobs=jobs, core=CORES[0], progress=sys.stderr.isatty())
 
 
 def timed_sweep(models, **where):
@@ -133,8 +129,8 @@ def cluster_sweep(models, workers):
 
 
 def latency_calls(models, calls=2000):
-    """(first call s, warm call µs: median over `calls`) of `armsim.latency` in this process,
-    on a candidate this process has not profiled, then the same candidate again."""
+    """(first call s, warm call µs: median over `calls`) of `armsim.latency` in this process:
+    a candidate it has not been asked about (the kernels are compiled), then the same again."""
     data = next(iter(models.values()))
     start = time.perf_counter()
     armsim.latency(data, core=CORES[1])
@@ -160,8 +156,9 @@ def main():
           f"({', '.join(CORES)}) = {len(models) * len(CORES)} runs; os.cpu_count() "
           f"{os.cpu_count()}", flush=True)
     t = time.perf_counter()
-    warm_up(models)
-    print(f"warm-up (compiling, untimed): {time.perf_counter() - t:.1f} s", flush=True)
+    warm_up(models, args.jobs)
+    print(f"warm-up (compiling, then the space once on {CORES[0]}; untimed): "
+          f"{time.perf_counter() - t:.1f} s", flush=True)
     figures = {"models": len(models), "cores": list(CORES), "modes": {}}
     for mode in args.modes.split(","):
         if mode == "process":
@@ -184,7 +181,7 @@ def main():
               flush=True)
     first, warm = latency_calls(models)
     figures["latency"] = {"first_call_s": first, "warm_call_us": warm}
-    print(f"armsim.latency: first call on a candidate {first * 1e3:.0f} ms, then "
+    print(f"armsim.latency: first call on a candidate {first * 1e3:.0f} ms (profiled), then "
           f"{warm:.1f} µs per call (median of 2000, remembered by sha256 + configuration)")
     if args.json:
         Path(args.json).write_text(json.dumps(figures, indent=1) + "\n")
