@@ -586,7 +586,7 @@ class Results:
         table = _table(new)
         stored = self._stored()
         if stored is not None:
-            fresh = pa.array({_join(r[k] for k in _KEY) for r in new})
+            fresh = pa.array(sorted({_join(r[k] for k in _KEY) for r in new}), pa.string())
             old_keys = pc.binary_join_element_wise(*(stored[k] for k in _KEY), "\0")
             stored = stored.filter(pc.invert(pc.is_in(old_keys, value_set=fresh)))
             table = _sorted(pa.concat_tables([stored, table], promote_options="default"))
@@ -598,9 +598,6 @@ class Results:
         self._forget_journal()
 
     def _forget_journal(self):
-        self.journal.seek(0)
-        self.journal.truncate()
-        self.journal.flush()
         os.unlink(self.journal_path)
 
     def table(self, keys):
@@ -679,6 +676,8 @@ def _in_pool(runs, jobs, on_rows):
             if not inflight:
                 if suspects:
                     continue
+                pool.shutdown(wait=True)            # idle: its processes leave at once
+                pool = None
                 return
             done, _ = cf.wait(inflight, return_when=cf.FIRST_COMPLETED)
             crashed = []
@@ -704,7 +703,7 @@ def _in_pool(runs, jobs, on_rows):
                 else:
                     suspects.extend(crashed)
     finally:
-        if pool is not None:
+        if pool is not None:                        # stopped early (an interrupt, an error)
             pool.shutdown(wait=False, cancel_futures=True)
 
 
