@@ -11,9 +11,10 @@ shape allows), every combination of width multiplier, blocks per stage, depthwis
 input resolution and expansion ratio (`SPACE`: 288 models), each on three cores (`CORES`).
 --limit N takes every k-th candidate so N remain (for a quick look).  Kernels are compiled
 before anything is timed (`warm_up`); each mode then sweeps the whole space into a fresh
-results file.  A mode's time includes starting its
-processes (the pool's, the cluster's workers) and their loading the compiled kernels; the
-cluster's own start is reported apart.  No thresholds: figures only.
+results file.  A mode's time includes starting its processes (the pool's, the cluster's
+workers) and their loading the compiled kernels; the cluster's own start is reported apart.
+The machine may be shared: each mode also reports the CPU seconds its processes spent per
+run and the load average while it ran.  No thresholds: figures only.
 """
 import argparse
 import itertools
@@ -102,30 +103,45 @@ def warm_up(models, jobs):
     armsim.sweep(models, jobs=jobs, core=CORES[0], progress=sys.stderr.isatty())
 
 
+def tree_cpu_seconds():
+    """CPU seconds of this process and its descendants, alive or reaped (the machine may be
+    shared: CPU time per run is what a sweep costs whatever else runs)."""
+    import psutil                                # a dependency of dask.distributed
+    me = psutil.Process()
+    total = 0.0
+    for process in [me, *me.children(recursive=True)]:
+        try:
+            t = process.cpu_times()
+        except psutil.NoSuchProcess:
+            continue
+        total += t.user + t.system + t.children_user + t.children_system
+    return total
+
+
 def timed_sweep(models, **where):
-    """Seconds of a whole sweep of `models` x `CORES` into a fresh results file."""
+    """(wall seconds, CPU seconds, runs) of a whole sweep of `models` x `CORES` into a fresh
+    results file."""
     with tempfile.TemporaryDirectory(prefix="bench-sweep-") as directory:
-        start = time.perf_counter()
+        cpu, start = tree_cpu_seconds(), time.perf_counter()
         outcome = sweeps.run(models, axes={"core": list(CORES)},
                              output=os.path.join(directory, "results.parquet"),
                              progress=sys.stderr.isatty(), **where)
-        seconds = time.perf_counter() - start
+        seconds, cpu = time.perf_counter() - start, tree_cpu_seconds() - cpu
     errors = outcome.errors()
     if errors:
         raise SystemExit(f"{len(errors)} runs failed, e.g. {errors[0]}")
-    return seconds, outcome.runs
+    return seconds, cpu, outcome.runs
 
 
 def cluster_sweep(models, workers):
-    """(cluster start seconds, sweep seconds, runs) on a LocalCluster of `workers` worker
-    processes of one thread each."""
+    """(cluster start seconds, `timed_sweep`) on a LocalCluster of `workers` worker processes
+    of one thread each."""
     import distributed
     start = time.perf_counter()
     with distributed.LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
                                   dashboard_address=None) as cluster:
         started = time.perf_counter() - start
-        seconds, runs = timed_sweep(models, scheduler=cluster.scheduler_address)
-    return started, seconds, runs
+        return started, timed_sweep(models, scheduler=cluster.scheduler_address)
 
 
 def latency_calls(models, calls=2000):
@@ -161,24 +177,25 @@ def main():
           f"{time.perf_counter() - t:.1f} s", flush=True)
     figures = {"models": len(models), "cores": list(CORES), "modes": {}}
     for mode in args.modes.split(","):
+        load = os.getloadavg()[0]
+        started = None
         if mode == "process":
-            seconds, runs = timed_sweep(models, jobs=1)
-            started = None
+            seconds, cpu, runs = timed_sweep(models, jobs=1)
         elif mode == "pool":
-            seconds, runs = timed_sweep(models, jobs=args.jobs)
-            started = None
+            seconds, cpu, runs = timed_sweep(models, jobs=args.jobs)
         elif mode.startswith("cluster"):
-            started, seconds, runs = cluster_sweep(models, int(mode[len("cluster"):]))
+            started, (seconds, cpu, runs) = cluster_sweep(models, int(mode[len("cluster"):]))
         else:
             raise SystemExit(f"unknown mode {mode!r}")
-        figures["modes"][mode] = {"seconds": seconds, "runs": runs,
+        load = (load + os.getloadavg()[0]) / 2
+        figures["modes"][mode] = {"seconds": seconds, "runs": runs, "cpu_seconds": cpu,
                                   "runs_per_s": runs / seconds,
                                   "models_per_s": runs / seconds / len(CORES),
-                                  "cluster_start_s": started}
-        extra = f" (cluster start {started:.1f} s, not included)" if started is not None else ""
-        print(f"{mode:9s} {runs} runs in {seconds:7.1f} s: {runs / seconds:6.2f} runs/s = "
-              f"{runs / seconds / len(CORES):6.2f} models/s x {len(CORES)} cores{extra}",
-              flush=True)
+                                  "cluster_start_s": started, "load_average": load}
+        extra = f"; cluster start {started:.1f} s apart" if started is not None else ""
+        print(f"{mode:9s} {runs} runs in {seconds:6.1f} s: {runs / seconds:5.2f} runs/s = "
+              f"{runs / seconds / len(CORES):5.2f} models/s x {len(CORES)} cores; CPU "
+              f"{cpu / runs:.3f} s/run; load average {load:.1f}{extra}", flush=True)
     first, warm = latency_calls(models)
     figures["latency"] = {"first_call_s": first, "warm_call_us": warm}
     print(f"armsim.latency: first call on a candidate {first * 1e3:.0f} ms (profiled), then "
