@@ -238,6 +238,8 @@ class Counters:
     multiple_beats: int          # registers moved by PUSH/POP/LDM/STM
     it_failed: int               # IT-block instructions whose condition failed
     region_beats: dict           # region name -> load beats + store beats
+    region_stores: dict = None   # region name -> store beats
+    stack_loads: int = 0         # words loaded with no region (POP, stack slots, literals)
 
     @classmethod
     def of(cls, m, region_names=()):
@@ -248,16 +250,17 @@ class Counters:
     def of_block(cls, b, region_names=()):
         """The counters of one block of the machine's layout (`machine.totals`, or a row of
         `machine.blocks`: one stage)."""
-        beats = {}
+        beats, stores = {}, {}
         for r, name in enumerate(region_names):
             base = machine.REGION_BASE + r * len(machine.REGION_FIELDS)
             beats[name] = int(b[base + 1] + b[base + 4])            # load + store beats
+            stores[name] = int(b[base + 4])
         pairs = b[machine.PAIRS:machine.PAIRS + N_CLASSES * N_CLASSES]
         return cls(np.array(b[:N_MNEMONICS], np.int64),
                    np.array(pairs, np.int64).reshape(N_CLASSES, N_CLASSES),
                    int(b[machine.TAKEN]),
                    int(b[machine.STACK_BEATS] + b[machine.MULTIPLE_BEATS]),
-                   int(b[machine.IT_FAILED]), beats)
+                   int(b[machine.IT_FAILED]), beats, stores, int(b[machine.STACK_LOADS]))
 
     def class_counts(self):
         return self.mnemonics @ _CLASS_OF_MNEMONIC
@@ -366,14 +369,15 @@ def _wait_states(flash_wait_states, wait_states):
 
 
 def breakdown(m, core_name, flash_wait_states=0, region_names=(), wait_states=None,
-              memory_system=None):
+              memory_system=None, memo=None):
     """Cycle terms of the instructions machine `m` executed, on core `core_name`.
 
     `region_names` names `m`'s regions in order (`harness.Result.region_names`); wait
     states are per region name (`wait_states={"flash": 2}`), `flash_wait_states=N` is short
     for the flash region.  A wait-state region the machine does not have adds nothing.
     `memory_system` (`armsim.cpu.memory.MemorySystem`) prices memory instead of flat wait
-    states: its data caches need a machine built under `machine.recording_loads()`."""
+    states: its data caches need a machine built under `machine.recording_loads()`; `memo`
+    (a dict) keeps its cache replays for `corner_cycles`."""
     ws = _wait_states(flash_wait_states, wait_states)
     if any(ws.values()) and not region_names:
         raise ValueError("wait states need the machine's region_names")
@@ -384,9 +388,21 @@ def breakdown(m, core_name, flash_wait_states=0, region_names=(), wait_states=No
         raise ValueError("give either flat wait states or a memory system, not both")
     terms = breakdown_of(counters, core_name)
     del terms["wait_states"], terms["total"]
-    terms.update(memory.memory_terms(counters, memory_system, machine.load_trace(m)))
+    terms.update(memory.memory_terms(counters, memory_system,
+                                     machine.load_trace(m, region_names), memo))
     terms["total"] = sum(terms.values())
     return terms
+
+
+def corner_cycles(m, region_names, pricing, total, memo=None):
+    """Total cycles of machine `m`'s run on each memory system of `pricing`
+    (`memory.CornerPricing` of `MemorySystem.corners()`: the board's preset first, then every
+    corner of its assumed figures' ranges), given `total`, the preset's
+    `breakdown(...)["total"]`: only the memory terms differ between corners, priced from the
+    same counters and load trace (`memo`: `pricing.memo()`, as `breakdown` used it)."""
+    costs = pricing.costs(Counters.of(m, region_names), machine.load_trace(m, region_names),
+                          memo)
+    return total - costs[0] + costs
 
 
 def cycles(m, core_name, flash_wait_states=0, region_names=(), wait_states=None,
@@ -445,4 +461,5 @@ def latency_ms(cycle_count, clock_mhz):
 
 __all__ = ["Core", "DualIssue", "CORES", "CORTEX_M4", "CORTEX_M7", "CORTEX_M33", "CORTEX_M55",
            "Counters", "core", "cycles", "breakdown", "breakdown_of", "stage_breakdown", "NOT_SPLIT",
+           "corner_cycles",
            "latency_ms"]
