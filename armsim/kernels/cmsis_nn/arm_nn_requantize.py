@@ -105,13 +105,18 @@ def arm_nn_requantize(outer, val, multiplier, shift):
 
 
 @kernel(inline=True)
-def divide_by_power_of_two_inlined(m, dividend, shift):
+def divide_by_power_of_two_inlined(m, dividend, shift, add_minus_one):
     """arm_nn_divide_by_power_of_two(dividend, -shift) as gcc 12.2 -O2 inlines it into the
     kernels it has read off (shift <= 0, behind the caller's CMP shift, #0; BGT): RSBS, MOVS #1,
-    LSLS, SUBS (the mask), AND (the remainder), ASRS (the quotient, whose N flag is the
-    sign), ASR #1 (the threshold), IT MI / ADDMI, CMP, IT GT / ADDGT."""
+    LSLS, SUBS (the mask; ADD #-1 where gcc picked a high register, `add_minus_one`), AND
+    (the remainder), ASRS (the quotient, whose N flag is the sign), ASR #1 (the threshold),
+    IT MI / ADDMI, CMP, IT GT / ADDGT."""
     exponent = rsb(m, shift, 0)                         # -shift
-    remainder_mask = sub(m, lsl(m, mov(m, 1), exponent), 1)  # (1 << exponent) - 1
+    one_shifted = lsl(m, mov(m, 1), exponent)
+    if add_minus_one:
+        remainder_mask = add(m, one_shifted, -1)        # (1 << exponent) - 1
+    else:
+        remainder_mask = sub(m, one_shifted, 1)
     remainder = and_(m, dividend, remainder_mask)       # remainder_mask & dividend
     result = asr(m, dividend, exponent)                 # dividend >> exponent
     threshold = asr(m, remainder_mask, 1)               # remainder_mask >> 1
@@ -128,13 +133,15 @@ def divide_by_power_of_two_inlined(m, dividend, shift):
 
 
 @kernel(inline=True)
-def requantize_inlined(outer, val, multiplier_address, shift, late_multiplier):
+def requantize_inlined(outer, val, multiplier_address, shift, late_multiplier,
+                       add_minus_one=False):
     """arm_nn_requantize(val, *multiplier_address, shift) as gcc 12.2 -O2 inlines it where
     each value loads its own multiplier and shift (the caller has loaded the shift): BIC
     (left shift), LSL, MOVS #0 / MOV #1 << 30, SMLAL, LSRS #31, CMP shift, #0, ORR LSL #1,
     BGT past the rounding, then `divide_by_power_of_two_inlined`.  The multiplier's LDR
     comes first, or with `late_multiplier` after the two MOVs (the Cortex-M3 build's order
-    at some call sites).  CMSIS_NN_USE_SINGLE_ROUNDING (`m.single_rounding`, not a measured
+    at some call sites; `add_minus_one`: see `divide_by_power_of_two_inlined`).
+    CMSIS_NN_USE_SINGLE_ROUNDING (`m.single_rounding`, not a measured
     build) takes `requantize_single_rounding`."""
     m = enter_region(outer, REQUANTIZE)
     if m.single_rounding:
@@ -156,6 +163,6 @@ def requantize_inlined(outer, val, multiplier_address, shift, late_multiplier):
     result = orr(m, lo, hi << 1)                        # (int32_t)(mult.long_long >> 31)
     bcc(m, shift > 0)                                   # bgt: RIGHT_SHIFT(shift) == 0
     if shift <= 0:
-        result = divide_by_power_of_two_inlined(m, result, shift)
+        result = divide_by_power_of_two_inlined(m, result, shift, add_minus_one)
     leave_region(outer, m)
     return result
