@@ -31,7 +31,8 @@ from armsim.cpu.ops import (REQUANTIZE, add, and_, asr, b, bcc, bic, cbz, cmp, e
                             strd_sp, sub, sxtb16, tst)
 from armsim.kernels.minmax import max_lt, min_ge
 
-from .arm_nn_requantize import requantize_inlined, requantize_single_rounding
+from .arm_nn_requantize import (divide_by_power_of_two_inlined, requantize_inlined,
+                                requantize_single_rounding)
 
 # instruction order and stack traffic read off gcc 12.2 -O2's disassembly, not fitted
 # (tests/test_fitted.py exempts a module with this mark from the fitted-ops rule)
@@ -864,7 +865,7 @@ def _m3_block_requantize(outer, res00, res01, res10, res11, mult_address, shift_
         r10 = requantize_single_rounding(m, res10, multiplier0, rsb(m, shift0, 30))
         r11 = requantize_single_rounding(m, res11, multiplier1, rsb(m, shift1, 30))
         leave_region(outer, m)
-        return r00, r01, r10, r11
+        return r00, r01, r10, r11, 0, 0
     # channel 0: res00, res10
     lo = mov(m, 1 << 30)
     hi = mov(m, 0)
