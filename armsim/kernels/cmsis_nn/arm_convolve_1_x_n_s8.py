@@ -14,6 +14,7 @@ from armsim.cpu.ops import (add, and_, b, bcc, bl, cbz, cmp, ldr_sp, mov, mul, p
                             str_sp, strd_sp, sub)
 
 from .arm_convolve_s8 import arm_convolve_s8
+from .arm_nn_types import NULL_DIMS
 
 # instruction order and stack traffic read off gcc 12.2 -O2's disassembly, not fitted
 # (tests/test_fitted.py exempts a module with this mark from the fitted-ops rule)
@@ -72,7 +73,7 @@ def arm_convolve_1_x_n_s8(m, ctx, conv_params, quant_params, input_dims, input_d
         str_sp(m)
     bl(m)
     status, gemm = arm_convolve_s8(m, ctx, conv_params, quant_params, input_dims, input_data,
-                                   filter_dims, filter_data, bias_data, output_dims,
+                                   filter_dims, filter_data, bias_data, NULL_DIMS, output_dims,
                                    output_data)
     add(m, 0, 0)                                      # add sp, #36
     pop_pc(m, 3)

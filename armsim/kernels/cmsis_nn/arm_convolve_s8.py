@@ -16,10 +16,9 @@ column is widened to int16 with the input offset added (arm_s8_to_s16_unordered_
 with ARM_MATH_DSP, arm_q7_to_q15_with_offset without) into the int16 half; every second
 column both are multiplied with the weights by arm_nn_mat_mult_kernel_s8_s16
 (arm_nn_mat_mult_kernel_row_offset_s8_s16 when groups > 1).  An odd last column is done
-inline.  `upscale_dims` is NULL from arm_convolve_wrapper_s8 (`arm_convolve_s8`) and
-{0, stride_h, stride_w, 0} from arm_transpose_conv_wrapper_s8's reverse path
-(`convolve_s8_body` with upscale_h/w > 0): a stride-2 dimension reads the zero-upscaled
-input (y_rshift / x_rshift), each column starts as one `memset` of the whole tap window to
+inline.  `upscale_dims` is NULL from arm_convolve_wrapper_s8 and arm_convolve_1_x_n_s8 and
+{0, stride_h, stride_w, 0} from arm_transpose_conv_wrapper_s8's reverse path: a stride-2
+dimension reads the zero-upscaled input (y_rshift / x_rshift), each column starts as one `memset` of the whole tap window to
 -input_offset and only the taps on even upscaled rows / columns are copied.
 
 Transcribed from gcc 12.2 -O2's disassembly, -mcpu=cortex-m4 (ARM_MATH_DSP) and
@@ -45,7 +44,6 @@ from armsim.kernels.minmax import max_lt, min_ge
 from .arm_nn_mat_mult_kernel_row_offset_s8_s16 import arm_nn_mat_mult_kernel_row_offset_s8_s16
 from .arm_nn_mat_mult_kernel_s8_s16 import arm_nn_mat_mult_kernel_s8_s16
 from .arm_nn_requantize import requantize_inlined
-from .arm_nn_types import NULL_DIMS
 from .arm_q7_to_q15_with_offset import arm_q7_to_q15_with_offset
 from .arm_s8_to_s16_unordered_with_offset import arm_s8_to_s16_unordered_with_offset
 
@@ -1088,18 +1086,10 @@ def _left_over(m, out, filter_data_ptr, bias_data_ptr, output_mult_ptr, output_s
 
 @kernel
 def arm_convolve_s8(m, ctx, conv_params, quant_params, input_dims, input_data, filter_dims,
-                    filter_data, bias_data, output_dims, output_data):
-    """upscale_dims == NULL.  Returns (status, gemm): status 0 or ARG_ERROR; gemm which GEMM
-    kernel ran.  The structs are `arm_nn_types`' (bias_dims, unread by the C, is left out)."""
-    return convolve_s8_body(m, ctx, conv_params, quant_params, input_dims, input_data,
-                            filter_dims, filter_data, bias_data, NULL_DIMS, output_dims,
-                            output_data)
-
-
-@kernel
-def convolve_s8_body(m, ctx, conv_params, quant_params, input_dims, input_data, filter_dims,
-                     filter_data, bias_data, upscale_dims, output_dims, output_data):
-    """arm_convolve_s8 with `upscale_dims` (h == 0: NULL)."""
+                    filter_data, bias_data, upscale_dims, output_dims, output_data):
+    """The C's arguments as `arm_nn_types` structs (bias_dims, unread by the C, is left out;
+    upscale_dims NULL is `NULL_DIMS`, h == 0).  Returns (status, gemm): status 0,
+    ARG_ERROR or NO_IMPL_ERROR; gemm which GEMM kernel ran."""
     buf = ctx.buf
     push(m, 9)                                        # push {r4-r11, lr}
     ldr_sp(m)                                         # ctx->buf

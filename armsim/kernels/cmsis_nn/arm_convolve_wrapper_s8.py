@@ -28,6 +28,7 @@ from .arm_convolve_1_x_n_s8 import arm_convolve_1_x_n_s8
 from .arm_convolve_1x1_s8 import arm_convolve_1x1_s8
 from .arm_convolve_1x1_s8_fast import arm_convolve_1x1_s8_fast
 from .arm_convolve_s8 import arm_convolve_s8
+from .arm_nn_types import NULL_DIMS
 
 # instruction order and stack traffic read off gcc 12.2 -O2's disassembly, not fitted
 # (tests/test_fitted.py exempts a module with this mark from the fitted-ops rule)
@@ -68,9 +69,14 @@ def _tail_call(m):
 
 
 @kernel
-def arm_convolve_wrapper_s8(m, conv_params, input_dims, filter_dims):
+def arm_convolve_wrapper_s8(m, conv_params, input_dims, filter_dims, returning):
     """The wrapper's own instructions, up to its call of the kernel; returns which kernel
-    it calls (LEAF_*).  `call_convolve_wrapper_s8` then runs that kernel."""
+    it calls (LEAF_*).  `call_convolve_wrapper_s8` then runs that kernel, and after
+    arm_convolve_s8 (a call, not a tail call) this again with `returning`: the epilogue."""
+    if returning:
+        add(m, 0, 0)                                  # add sp, #52
+        pop_pc(m, 9)                                  # ldmia.w sp!, {r4-r11, pc}
+        return LEAF_CONVOLVE
     input_ch = input_dims.c
     kernel_ch = filter_dims.c
     push(m, 9)                                        # stmdb sp!, {r4-r11, lr}
@@ -222,13 +228,6 @@ def _call_convolve_s8(m):
     return LEAF_CONVOLVE
 
 
-@kernel
-def _return_after_convolve(m):
-    """The wrapper's epilogue after its (non-tail) call of arm_convolve_s8."""
-    add(m, 0, 0)                                      # add sp, #52
-    pop_pc(m, 9)
-
-
 def call_convolve_wrapper_s8(m, ctx, conv_params, quant_params, input_dims, input_data,
                              filter_dims, filter_data, bias_data, output_dims, output_data,
                              tracer=None):
@@ -236,7 +235,8 @@ def call_convolve_wrapper_s8(m, ctx, conv_params, quant_params, input_dims, inpu
     (each compiled on its own, so a model compiles only the kernels it reaches).  The
     arguments are the C's (structs from `arm_nn_types`).  Returns (status, leaf, detail):
     leaf LEAF_*, detail the leaf's own path code."""
-    leaf = run(arm_convolve_wrapper_s8, m, conv_params, input_dims, filter_dims, tracer=tracer)
+    leaf = run(arm_convolve_wrapper_s8, m, conv_params, input_dims, filter_dims, False,
+               tracer=tracer)
     args = (ctx, conv_params, quant_params, input_dims, input_data, filter_dims, filter_data,
             bias_data, output_dims, output_data)
     if leaf == LEAF_1X1_FAST:
@@ -248,6 +248,8 @@ def call_convolve_wrapper_s8(m, ctx, conv_params, quant_params, input_dims, inpu
     if leaf == LEAF_1_X_N:
         status, gemm = run(arm_convolve_1_x_n_s8, m, *args, tracer=tracer)
         return status, leaf, gemm
-    status, gemm = run(arm_convolve_s8, m, *args, tracer=tracer)
-    run(_return_after_convolve, m, tracer=tracer)
+    status, gemm = run(arm_convolve_s8, m, ctx, conv_params, quant_params, input_dims,
+                       input_data, filter_dims, filter_data, bias_data, NULL_DIMS, output_dims,
+                       output_data, tracer=tracer)
+    run(arm_convolve_wrapper_s8, m, conv_params, input_dims, filter_dims, True, tracer=tracer)
     return status, leaf, gemm
