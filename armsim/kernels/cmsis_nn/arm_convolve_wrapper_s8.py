@@ -68,6 +68,31 @@ def _tail_call(m):
     b(m)                                              # b.w <kernel>
 
 
+@kernel(inline=True)
+def _tail_call_1x1(m):
+    """The tail calls of arm_convolve_1x1_s8 and arm_convolve_1_x_n_s8: the argument
+    registers and the six stacked arguments (r0 and r2 reloaded), ADD sp, POP, B.W."""
+    if m.dsp:
+        for _ in range(3):
+            ldr_sp(m)
+        str_sp(m)
+        mov(m, 0)
+        mov(m, 0)
+        for _ in range(3):
+            strd_sp(m)
+    else:
+        ldrd_sp(m)
+        mov(m, 0)
+        mov(m, 0)
+        ldr_sp(m)
+        for _ in range(3):
+            strd_sp(m)
+        str_sp(m)
+    add(m, 0, 0)                                      # add sp, #52
+    pop(m, 9)                                         # ldmia.w sp!, {r4-r11, lr}
+    b(m)                                              # b.w <kernel>
+
+
 @kernel
 def arm_convolve_wrapper_s8(m, conv_params, input_dims, filter_dims, returning):
     """The wrapper's own instructions, up to its call of the kernel; returns which kernel
@@ -77,8 +102,17 @@ def arm_convolve_wrapper_s8(m, conv_params, input_dims, filter_dims, returning):
         add(m, 0, 0)                                  # add sp, #52
         pop_pc(m, 9)                                  # ldmia.w sp!, {r4-r11, pc}
         return LEAF_CONVOLVE
+    input_y = input_dims.h
     input_ch = input_dims.c
+    kernel_x = filter_dims.w
+    kernel_y = filter_dims.h
     kernel_ch = filter_dims.c
+    pad_x = conv_params.padding.w
+    pad_y = conv_params.padding.h
+    stride_x = conv_params.stride.w
+    stride_y = conv_params.stride.h
+    dilation_x = conv_params.dilation.w
+    dilation_y = conv_params.dilation.h
     push(m, 9)                                        # stmdb sp!, {r4-r11, lr}
     sub(m, 0, 0)                                      # sub sp, #52
     if m.dsp:
@@ -100,102 +134,76 @@ def arm_convolve_wrapper_s8(m, conv_params, input_dims, filter_dims, returning):
         mov(m, 0)
         for _ in range(3):
             str_sp(m)
+    # (no comment on the branch lines below: `armsim why` names each condition after the
+    # nearest `# arm_nn_is_...` line above it)
     # arm_nn_is_convolve_1x1(conv_params, input_dims, filter_dims)
     one_by_n = _FROM_INPUT_H
-    pad_w = conv_params.padding.w
-    cbnz(m, pad_w != 0)
-    if pad_w == 0:
-        ldr_sp(m)                                     # conv_params->padding.h
-        pad_h = conv_params.padding.h
-        cbz(m, pad_h == 0)
-        if pad_h == 0 and _field_is(m, filter_dims.w, 1) and _field_is(m, filter_dims.h, 1):
-            if not _field_is(m, conv_params.dilation.w, 1):
+    cbnz(m, pad_x != 0)
+    if pad_x == 0:
+        ldr_sp(m)
+        cbz(m, pad_y == 0)
+        ok = pad_y == 0
+        if ok:
+            ok = _field_is(m, kernel_x, 1)
+        if ok:
+            ok = _field_is(m, kernel_y, 1)
+        if ok:
+            ok = _field_is(m, dilation_x, 1)
+            if not ok:
                 return _call_convolve_s8(m)
-            ldr_sp(m)                                 # conv_params->dilation.h
-            cmp(m, conv_params.dilation.h, 1)
-            bcc(m, conv_params.dilation.h == 1)       # beq
+            ldr_sp(m)
+            cmp(m, dilation_y, 1)
+            bcc(m, dilation_y == 1)
             one_by_n = _FROM_SECOND_HALF
-            if conv_params.dilation.h == 1:
-                ldr_sp(m)                             # input_dims->c
-                ldr_sp(m)                             # filter_dims->c
+            if dilation_y == 1:
+                ldr_sp(m)
+                ldr_sp(m)
                 cmp(m, input_ch, kernel_ch)
                 bcc(m, input_ch != kernel_ch)
                 if input_ch == kernel_ch:
                     # arm_nn_is_convolve_1x1_fast(conv_params)
-                    ldr_sp(m)                         # conv_params->stride.w
-                    cmp(m, conv_params.stride.w, 1)
-                    bcc(m, conv_params.stride.w == 1)  # beq
+                    ldr_sp(m)
+                    cmp(m, stride_x, 1)
+                    bcc(m, stride_x == 1)
                     fast = False
-                    if conv_params.stride.w == 1:
-                        fast = _field_is(m, conv_params.stride.h, 1)
+                    if stride_x == 1:
+                        fast = _field_is(m, stride_y, 1)
                     if fast:
                         _tail_call(m)
                         return LEAF_1X1_FAST
-                    if m.dsp:
-                        for _ in range(3):
-                            ldr_sp(m)
-                        str_sp(m)
-                        mov(m, 0)
-                        mov(m, 0)
-                        for _ in range(3):
-                            strd_sp(m)
-                    else:
-                        ldrd_sp(m)
-                        mov(m, 0)
-                        mov(m, 0)
-                        ldr_sp(m)
-                        for _ in range(3):
-                            strd_sp(m)
-                        str_sp(m)
-                    add(m, 0, 0)                      # add sp, #52
-                    pop(m, 9)
-                    b(m)                              # b.w arm_convolve_1x1_s8
+                    _tail_call_1x1(m)
                     return LEAF_1X1
     # arm_nn_is_convolve_1_x_n(conv_params, input_dims, filter_dims)
     if one_by_n == _FROM_INPUT_H:
-        ldr_sp(m)                                     # input_dims->h
-        cmp(m, input_dims.h, 1)
-        bcc(m, input_dims.h == 1)                     # beq
-        if input_dims.h != 1:
+        ldr_sp(m)
+        cmp(m, input_y, 1)
+        bcc(m, input_y == 1)
+        if input_y != 1:
             return _call_convolve_s8(m)
-        if not _field_is(m, conv_params.dilation.w, 1):
+        ok = _field_is(m, dilation_x, 1)
+        if not ok:
             return _call_convolve_s8(m)
-        if not _field_is(m, filter_dims.h, 1):
+        ok = _field_is(m, kernel_y, 1)
+        if not ok:
             return _call_convolve_s8(m)
         b(m)
-    elif not _field_is(m, input_dims.h, 1):
-        return _call_convolve_s8(m)
-    ldr_sp(m)                                         # input_dims->c
-    ldr_sp(m)                                         # conv_params->stride.w
-    t = mul(m, conv_params.stride.w, input_ch)
-    lsl(m, t, 30)                                     # (stride.w * input_dims->c) % 4 == 0
+    else:
+        ok = _field_is(m, input_y, 1)
+        if not ok:
+            return _call_convolve_s8(m)
+    ldr_sp(m)
+    ldr_sp(m)
+    t = mul(m, stride_x, input_ch)
+    lsl(m, t, 30)
     bcc(m, (t & 3) != 0)
     if (t & 3) != 0:
         return _call_convolve_s8(m)
-    ldr_sp(m)                                         # filter_dims->c
+    ldr_sp(m)
     cmp(m, input_ch, kernel_ch)
     bcc(m, input_ch != kernel_ch)
     if input_ch != kernel_ch:
         return _call_convolve_s8(m)
-    if m.dsp:
-        for _ in range(3):
-            ldr_sp(m)
-        str_sp(m)
-        mov(m, 0)
-        mov(m, 0)
-        for _ in range(3):
-            strd_sp(m)
-    else:
-        ldrd_sp(m)
-        mov(m, 0)
-        mov(m, 0)
-        ldr_sp(m)
-        for _ in range(3):
-            strd_sp(m)
-        str_sp(m)
-    add(m, 0, 0)                                      # add sp, #52
-    pop(m, 9)
-    b(m)                                              # b.w arm_convolve_1_x_n_s8
+    _tail_call_1x1(m)                                 # (the same stores for arm_convolve_1_x_n_s8)
     return LEAF_1_X_N
 
 
