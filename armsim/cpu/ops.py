@@ -584,6 +584,7 @@ str_sp = _stack_slot("str", "str_sp")       # STR Rt, [sp, #imm]
 ldrd_sp = _stack_slot("ldrd", "ldrd_sp")    # LDRD Rt, Rt2, [sp, #imm]
 strd_sp = _stack_slot("strd", "strd_sp")    # STRD Rt, Rt2, [sp, #imm]
 ldrsh_sp = _stack_slot("ldrsh", "ldrsh_sp")  # LDRSH Rt, [Rn, #imm] of a struct on the caller's stack
+ldrh_sp = _stack_slot("ldrh", "ldrh_sp")    # LDRH Rt, [Rn, #imm]: a uint16_t slot or struct field
 ldrsb_sp = _stack_slot("ldrsb", "ldrsb_sp")  # LDRSB Rt, [Rn, #imm] of a struct on the caller's stack
 strb_sp = _stack_slot("strb", "strb_sp")    # STRB Rt, [sp, #imm]
 
@@ -610,6 +611,7 @@ fitted_str_sp = _fitted("str_sp")
 fitted_ldrd_sp = _fitted("ldrd_sp")
 fitted_strd_sp = _fitted("strd_sp")
 fitted_ldrsh_sp = _fitted("ldrsh_sp")
+fitted_ldrh_sp = _fitted("ldrh_sp")
 fitted_ldrsb_sp = _fitted("ldrsb_sp")
 fitted_strb_sp = _fitted("strb_sp")
 fitted_mov = _fitted("mov")
