@@ -11,7 +11,7 @@ into its caller's argument area, restores its registers (POP without PC) and bra
 to the kernel, whose return goes straight back to the caller.  Every instruction is read off
 gcc 12.2 -O2's code of this file; the M4 and M3 builds schedule the loads of the stacked
 arguments differently.  Where gcc branches when a check holds (BEQ to the next check), the
-port writes the branch as `bcc(m, not <failed check>)`: `armsim why` reads the failed
+port writes the branch as `bcc(m, not (<failed check>))`: `armsim why` reads the failed
 check from it.
 
 The wrapper's own instructions are one compiled kernel that returns which kernel it calls;
@@ -75,7 +75,7 @@ def arm_depthwise_conv_wrapper_s8(m, dw_conv_params, input_dims, filter_dims):
     if ch_mult == 1:
         ldr_sp(m)                                             # input_dims->n
         cmp(m, input_n, 1)
-        bcc(m, not input_n != 1)                              # BEQ to the dilation checks
+        bcc(m, not (input_n != 1))                            # BEQ to the dilation checks
         if input_n == 1:
             ldr_sp(m)                                         # dw_conv_params->dilation.w
             cmp(m, dilation_x, 1)
@@ -94,7 +94,7 @@ def arm_depthwise_conv_wrapper_s8(m, dw_conv_params, input_dims, filter_dims):
                     if filter_w == 3:
                         ldr_sp(m)                             # filter_dims->h
                         cmp(m, filter_h, 3)
-                        bcc(m, not filter_h != 3)             # BEQ to the padding checks
+                        bcc(m, not (filter_h != 3))           # BEQ to the padding checks
                         if filter_h == 3:
                             ldr_sp(m)                         # dw_conv_params->padding.h
                             cmp(m, pad_y, 1)
