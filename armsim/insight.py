@@ -56,7 +56,7 @@ class Branch:
     """One conditional branch the wrapper executed."""
     condition: str            # as written in the port, in the wrapper's names: "kernel_x != 1"
     values: dict              # the wrapper variables in it -> their values
-    taken: bool
+    taken: bool               # the condition held
     note: str = ""            # the port's comment at that point (the C it mirrors)
 
     @property
@@ -208,6 +208,11 @@ def _branch(frame, caller, taken):
     if call is None or len(call.args) < 2:
         return Branch("?", {}, taken)
     condition = call.args[1]
+    if isinstance(condition, ast.UnaryOp) and isinstance(condition.op, ast.Not) \
+            and isinstance(condition.operand, ast.Compare):
+        # `bcc(m, not <comparison>)`: gcc branches when the check holds (BEQ to the next
+        # check); the Branch is the failed check, taken when the branch was not
+        condition, taken = condition.operand, not taken
     values = {}
     note = _comment(frame) or _comment(frame, frame.f_lineno - 1)
     if caller is not None:                        # helper: its parameters -> wrapper's names

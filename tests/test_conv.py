@@ -16,7 +16,7 @@ from armsim.kernels.harness import CaseError, run_case
 from armsim.kernels.libc import memcpy, memset
 
 from conftest import MEASURED_BUILD, REFERENCE, VECTORS
-from function_counts import FunctionCounter
+from function_counts import function_counts
 
 WRAPPER = "arm_convolve_wrapper_s8"
 SIMD_MNEMONICS = ("smlad", "sxtb16", "sxtab16", "pkhbt")
@@ -107,16 +107,15 @@ def test_counts_equal_the_measured_kernel(file, path):
     instructions whose condition failed, and (traced, for the smaller cases) every function."""
     case = _load(file)
     measured = case["measured"][MEASURED_BUILD[path]]
-    counter = None
     if measured["instructions"] <= TRACED_UP_TO:
-        counter = FunctionCounter(measured["functions"])
-    result = run_case(case, path, tracer=counter)
+        result, functions = function_counts(case, path)
+        assert functions == measured["functions"]
+    else:
+        result = run_case(case, path)
     assert result.counts() == measured["mnemonic_histogram"]
     failed = measured["instructions_incl_condition_failed_it"] - measured["instructions"]
     assert machine.counter(result.m, machine.IT_FAILED) == failed
     assert sum(result.fitted_counts().values()) == 0
-    if counter is not None:
-        assert dict(counter.counts) == measured["functions"]
     if path == "scalar":
         assert not any(result.counts().get(mn, 0) for mn in SIMD_MNEMONICS)
 

@@ -11,6 +11,9 @@ Activation = namedtuple("Activation", "min max")             # cmsis_nn_activati
 # cmsis_nn_conv_params: stride, padding, dilation are Tiles, activation an Activation
 ConvParams = namedtuple("ConvParams",
                         "input_offset output_offset stride padding dilation activation")
+# cmsis_nn_dw_conv_params: as ConvParams with the channel multiplier after the offsets
+DwConvParams = namedtuple("DwConvParams", "input_offset output_offset ch_mult stride padding "
+                                          "dilation activation")
 # cmsis_nn_per_channel_quant_params: addresses of the int32 multiplier and shift arrays
 PerChannelQuantParams = namedtuple("PerChannelQuantParams", "multiplier shift")
 
@@ -31,3 +34,11 @@ def conv_params(p):
     return ConvParams(int(p["input_offset"]), int(p["output_offset"]), tile(p["stride"]),
                       tile(p["padding"]), tile(p.get("dilation", {"w": 1, "h": 1})),
                       Activation(int(p["activation"]["min"]), int(p["activation"]["max"])))
+
+
+def dw_conv_params(p):
+    """`DwConvParams` from a case's dw_conv_params dict (dilation 1 when absent)."""
+    return DwConvParams(int(p["input_offset"]), int(p["output_offset"]), int(p["ch_mult"]),
+                        tile(p["stride"]), tile(p["padding"]),
+                        tile(p.get("dilation", {"w": 1, "h": 1})),
+                        Activation(int(p["activation"]["min"]), int(p["activation"]["max"])))
