@@ -351,13 +351,14 @@ def _print_profile(m, prof, plan):
         o.cycles_min != o.cycles_max for o in prof.ops)
     caption = _cycles_label([Build(prof.path, prof.toolchain, prof.core)], prof.board)
     if spans:
-        caption += ("; assumed figures: the cycles at the ends of their ranges (`armsim "
-                    "boards NAME`), per op and for the whole model on one board")
+        caption += ("; range: the cycles with the board's assumed figures at the ends of "
+                    "their ranges (`armsim boards NAME`), per op, and for the whole model on "
+                    "one board")
     t = Table(title=f"{m.name} on {prof.core} ({prof.path}, {prof.toolchain}, "
                     f"{prof.clock_mhz:g} MHz{waits})", caption=caption)
     columns = [("#", "right"), ("op", "left"), ("types", "left"), ("kernel path", "left"),
                ("output", "left"), ("MACs", "right"), ("instructions", "right"),
-               ("cycles", "right")] + ([("assumed", "right")] if spans else []) + \
+               ("cycles", "right")] + ([("range", "right")] if spans else []) + \
         [("cycles/MAC", "right"), ("%", "right")]
     for col, just in columns:
         t.add_column(col, justify=just)

@@ -360,8 +360,12 @@ def cache_misses(granules, cache):
 def _replay(trace, cache, regions, memo):
     """Misses per region of `regions` (the traced regions behind `cache`) of the load trace,
     replayed through `cache`.  `memo` keeps, across the corners of one op, each region
-    subset's share of the trace and each (line, sets) replay, done once for the most ways
-    any corner asks of it (`memo["ways"]`, planned by `corner_costs`)."""
+    subset's share of the trace, each (line, sets) replay, done once for the most ways any
+    corner asks of it (`memo["ways"]`, planned by `CornerPricing`), and each geometry's
+    answer."""
+    answer = (cache.line_bytes, cache.size_bytes, cache.ways, regions)
+    if answer in memo:
+        return memo[answer]
     if trace is None:
         raise ValueError(f"{cache.name} needs the load trace: run under "
                          f"machine.recording_loads()")
@@ -383,7 +387,8 @@ def _replay(trace, cache, regions, memo):
         ways = max(cache.ways, memo.get("ways", {}).get(key, 0))
         done = memo[key] = _lru_misses(granules, owners, len(regions), _shift(cache),
                                        cache.sets, ways)
-    return {r: int(done[k, cache.ways - 1]) for k, r in enumerate(regions)}
+    memo[answer] = {r: int(done[k, cache.ways - 1]) for k, r in enumerate(regions)}
+    return memo[answer]
 
 
 # --- pricing -------------------------------------------------------------------------------
