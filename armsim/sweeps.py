@@ -429,6 +429,7 @@ def profile_rows(data, label, config):
                    output_shape=list(op["output_shape"]), simulated=op["simulated"],
                    macs=op["macs"], instructions=op["instructions"],
                    fitted_instructions=op["fitted_instructions"], cycles=op["cycles"],
+                   cycles_min=op["cycles_min"], cycles_max=op["cycles_max"],
                    mnemonics=op["mnemonics"], fitted_mnemonics=op["fitted_mnemonics"],
                    stage_instructions={s: v["instructions"] for s, v in op["stages"].items()})
         row.update({f"stage_{s}": op["stages"].get(s, {}).get("cycles", 0) for s in stages})
@@ -436,6 +437,7 @@ def profile_rows(data, label, config):
     total = p["total"]
     rows.append(dict(key, row="total", macs=total["macs"], instructions=total["instructions"],
                      fitted_instructions=total["fitted_instructions"], cycles=total["cycles"],
+                     cycles_min=total["cycles_min"], cycles_max=total["cycles_max"],
                      latency_ms=total["latency_ms"], ops=total["ops"],
                      not_simulated_ops=total["not_simulated_ops"],
                      arena_bytes=p["arena_bytes"]))
@@ -464,7 +466,8 @@ def schema():
                 ("kernel", pa.string()), ("reference", pa.bool_()), ("types", pa.string()),
                 ("output_shape", pa.list_(pa.int64())), ("simulated", pa.bool_()),
                 ("macs", pa.int64()), ("instructions", pa.int64()),
-                ("fitted_instructions", pa.int64()), ("cycles", pa.int64())]
+                ("fitted_instructions", pa.int64()), ("cycles", pa.int64()),
+                ("cycles_min", pa.int64()), ("cycles_max", pa.int64())]
     columns += [(f"stage_{s}", pa.int64()) for s in _stages()]
     columns += [("mnemonics", counts), ("fitted_mnemonics", counts),
                 ("stage_instructions", counts), ("latency_ms", pa.float64()),

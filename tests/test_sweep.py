@@ -51,6 +51,7 @@ def _json_op(row):
     return {"index": row["op_index"], "op": row["op"], "kernel": row["kernel"],
             "reference": row["reference"], "output_shape": row["output_shape"],
             "macs": row["macs"], "instructions": row["instructions"], "cycles": row["cycles"],
+            "cycles_min": row["cycles_min"], "cycles_max": row["cycles_max"],
             "mnemonics": row["mnemonics"], "fitted_instructions": row["fitted_instructions"],
             "fitted_mnemonics": row["fitted_mnemonics"], "stages": stages,
             "simulated": row["simulated"], "types": row["types"]}
