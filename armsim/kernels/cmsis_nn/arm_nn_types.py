@@ -13,6 +13,12 @@ ConvParams = namedtuple("ConvParams",
                         "input_offset output_offset stride padding dilation activation")
 # cmsis_nn_per_channel_quant_params: addresses of the int32 multiplier and shift arrays
 PerChannelQuantParams = namedtuple("PerChannelQuantParams", "multiplier shift")
+# cmsis_nn_per_tensor_quant_params: the multiplier and shift values
+PerTensorQuantParams = namedtuple("PerTensorQuantParams", "multiplier shift")
+# cmsis_nn_quant_params: addresses of the multiplier and shift (one int32 each per tensor)
+QuantParams = namedtuple("QuantParams", "multiplier shift is_per_channel")
+# cmsis_nn_fc_params: activation an Activation
+FcParams = namedtuple("FcParams", "input_offset filter_offset output_offset activation")
 
 NULL_DIMS = Dims(0, 0, 0, 0)     # a NULL `const cmsis_nn_dims *` (arm_convolve_s8's upscale)
 
@@ -31,3 +37,9 @@ def conv_params(p):
     return ConvParams(int(p["input_offset"]), int(p["output_offset"]), tile(p["stride"]),
                       tile(p["padding"]), tile(p.get("dilation", {"w": 1, "h": 1})),
                       Activation(int(p["activation"]["min"]), int(p["activation"]["max"])))
+
+
+def fc_params(p):
+    """`FcParams` from a case's fc_params dict."""
+    return FcParams(int(p["input_offset"]), int(p["filter_offset"]), int(p["output_offset"]),
+                    Activation(int(p["activation"]["min"]), int(p["activation"]["max"])))

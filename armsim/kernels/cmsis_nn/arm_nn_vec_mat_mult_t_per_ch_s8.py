@@ -7,7 +7,7 @@ that; the port shares the body (kernels/cmsis_nn/arm_nn_vec_mat_mult_t_s8.py).
 """
 from armsim.cpu.kernel import kernel
 
-from .arm_nn_vec_mat_mult_t_s8 import vec_mat_mult_t_body
+from ._old_vmm import vec_mat_mult_t_body
 
 
 @kernel
