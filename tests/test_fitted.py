@@ -48,6 +48,9 @@ def test_cmsis_nn_ports_issue_stack_traffic_only_as_fitted():
                 unmarked.append(f"{path.name}:{node.lineno} {node.func.id}")
     assert not unmarked, "stack traffic not marked fitted: " + ", ".join(unmarked)
     assert "arm_nn_lstm_step_s8" in disassembled and "arm_convolve_s8" not in disassembled
+    assert {"arm_nn_vec_mat_mult_t_s8", "arm_nn_vec_mat_mult_t_per_ch_s8",
+            "arm_fully_connected_s8", "arm_fully_connected_per_channel_s8",
+            "arm_fully_connected_wrapper_s8"} <= set(disassembled)
 
 
 def test_kernel_report_counts_fitted_within_each_mnemonic(tmp_path):
@@ -78,7 +81,8 @@ def test_profile_json_marks_fitted_per_op(tmp_path):
 
 
 def test_trace_shows_fitted_instructions():
-    result = CliRunner().invoke(cli, ["trace", "example", "--op", "5", "--max-lines", "400"])
+    # op 6, SOFTMAX: its kernels are still fitted (FULLY_CONNECTED, op 5, is transcribed)
+    result = CliRunner().invoke(cli, ["trace", "example", "--op", "6", "--max-lines", "400"])
     assert result.exit_code == 0, result.output
     lines = result.output.splitlines()
     assert any(line.endswith("[fitted]") for line in lines)

@@ -233,6 +233,39 @@ def _pair_columns(m, lhs_vec, rhs_0_ptr, rhs_1_ptr, acc_0, acc_1, col_loop_cnt,
 
 
 @kernel(inline=True)
+def _pair_leftover(m, lhs_vec, rhs_0_ptr, rhs_1_ptr, acc_0, acc_1, count, lhs_offset,
+                   rhs_offset, has_rhs_offset):
+    """for (k = col_loop_cnt * 4; k < rhs_cols; k++) of a row pair, unrolled by four: its
+    count (rhs_cols % 4, 1 to 3) picks the first of the peeled iterations."""
+    ldr_sp(m)                                                 # the count
+    left = and_(m, count, 3)
+    add(m, lhs_vec, count)                                    # the end of lhs_vec
+    bcc(m, left == 0)
+    cmp(m, left, 1)
+    bcc(m, left == 1)
+    if left != 1:
+        cmp(m, left, 2)
+        bcc(m, left == 2)
+    for k in range(count):
+        lhs_temp = ldrsb(m, lhs_vec)                          # (*lhs_vec + lhs_offset); lhs_vec++;
+        lhs_vec += 1
+        r0 = ldrsb(m, rhs_0_ptr)
+        rhs_0_ptr += 1
+        r1 = ldrsb(m, rhs_1_ptr)
+        rhs_1_ptr += 1
+        lhs_temp = add(m, lhs_temp, lhs_offset)
+        if has_rhs_offset:
+            r0 = add(m, r0, rhs_offset)                       # (*rhs_0_ptr + rhs_offset)
+            r1 = add(m, r1, rhs_offset)
+        if k == count - 1:
+            cmp(m, k + 1, count)                              # lhs_vec == its end
+        acc_0 = mla(m, lhs_temp, r0, acc_0)                   # acc_0 += lhs_temp * ...
+        acc_1 = mla(m, lhs_temp, r1, acc_1)                   # acc_1 += lhs_temp * ...
+    bcc(m, True)                                              # beq: the loop ends here
+    return acc_0, acc_1
+
+
+@kernel(inline=True)
 def _pair_requantize(m, acc_0, acc_1, dst_multiplier, dst_shift, left_shift, right_shift,
                      remainder_mask, threshold, has_rhs_offset):
     """arm_nn_requantize of both accumulators of a row pair as gcc interleaves them: the
@@ -494,33 +527,9 @@ def _dsp_row_pairs(m, lhs, rhs, bias, dst, lhs_offset, dst_offset, dst_multiplie
         cmp(m, rhs_cols, col4)                                # for (k = col_loop_cnt * 4; k < rhs_cols; k++)
         bcc(m, rhs_cols <= col4)
         if rhs_cols > col4:
-            # unrolled by four: rhs_cols - col_loop_cnt * 4 < 4 peeled iterations
-            count = rhs_cols - col4
-            ldr_sp(m)                                         # the count
-            left = and_(m, count, 3)
-            add(m, lhs_vec, count)                            # the end of lhs_vec
-            bcc(m, left == 0)
-            cmp(m, left, 1)
-            bcc(m, left == 1)
-            if left != 1:
-                cmp(m, left, 2)
-                bcc(m, left == 2)
-            for k in range(count):
-                lhs_temp = ldrsb(m, lhs_vec)                  # (*lhs_vec + lhs_offset); lhs_vec++;
-                lhs_vec += 1
-                r0 = ldrsb(m, rhs_0_ptr)
-                rhs_0_ptr += 1
-                r1 = ldrsb(m, rhs_1_ptr)
-                rhs_1_ptr += 1
-                lhs_temp = add(m, lhs_temp, lhs_offset)
-                if has_rhs_offset:
-                    r0 = add(m, r0, rhs_offset)               # (*rhs_0_ptr + rhs_offset)
-                    r1 = add(m, r1, rhs_offset)
-                if k == count - 1:
-                    cmp(m, k + 1, count)                      # lhs_vec == its end
-                acc_0 = mla(m, lhs_temp, r0, acc_0)           # acc_0 += lhs_temp * ...
-                acc_1 = mla(m, lhs_temp, r1, acc_1)           # acc_1 += lhs_temp * ...
-            bcc(m, True)                                      # beq: the loop ends here
+            acc_0, acc_1 = _pair_leftover(m, lhs_vec, rhs_0_ptr, rhs_1_ptr, acc_0, acc_1,
+                                          rhs_cols - col4, lhs_offset, rhs_offset,
+                                          has_rhs_offset)
         acc_0, acc_1 = _pair_requantize(m, acc_0, acc_1, dst_multiplier, dst_shift,
                                         left_shift, right_shift, remainder_mask, threshold,
                                         has_rhs_offset)
