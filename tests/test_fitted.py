@@ -50,7 +50,9 @@ def test_cmsis_nn_ports_issue_stack_traffic_only_as_fitted():
     assert "arm_nn_lstm_step_s8" in disassembled and "arm_convolve_s8" not in disassembled
     assert {"arm_nn_vec_mat_mult_t_s8", "arm_nn_vec_mat_mult_t_per_ch_s8",
             "arm_fully_connected_s8", "arm_fully_connected_per_channel_s8",
-            "arm_fully_connected_wrapper_s8"} <= set(disassembled)
+            "arm_fully_connected_wrapper_s8", "arm_nn_vec_mat_mult_t_s16",
+            "arm_fully_connected_s16", "arm_nn_vec_mat_mult_t_s4",
+            "arm_fully_connected_s4"} <= set(disassembled)
 
 
 def test_kernel_report_counts_fitted_within_each_mnemonic(tmp_path):
