@@ -19,7 +19,8 @@ PerTensorQuantParams = namedtuple("PerTensorQuantParams", "multiplier shift")
 QuantParams = namedtuple("QuantParams", "multiplier shift is_per_channel")
 # cmsis_nn_fc_params: activation an Activation
 FcParams = namedtuple("FcParams", "input_offset filter_offset output_offset activation")
-
+# cmsis_nn_bmm_params: fc_params an FcParams
+BmmParams = namedtuple("BmmParams", "adj_x adj_y fc_params")
 NULL_DIMS = Dims(0, 0, 0, 0)     # a NULL `const cmsis_nn_dims *` (arm_convolve_s8's upscale)
 
 
@@ -43,3 +44,4 @@ def fc_params(p):
     """`FcParams` from a case's fc_params dict."""
     return FcParams(int(p["input_offset"]), int(p["filter_offset"]), int(p["output_offset"]),
                     Activation(int(p["activation"]["min"]), int(p["activation"]["max"])))
+
