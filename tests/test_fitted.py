@@ -53,7 +53,7 @@ def test_cmsis_nn_ports_issue_stack_traffic_only_as_fitted():
             "arm_fully_connected_wrapper_s8", "arm_nn_vec_mat_mult_t_s16",
             "arm_fully_connected_s16", "arm_nn_vec_mat_mult_t_s4",
             "arm_fully_connected_s4", "arm_batch_matmul_s8", "arm_batch_matmul_s16",
-            "arm_nn_vec_mat_mult_t_s16_s16"} <= set(disassembled)
+            "arm_nn_vec_mat_mult_t_s16_s16", "arm_svdf_s8"} <= set(disassembled)
 
 
 def test_kernel_report_counts_fitted_within_each_mnemonic(tmp_path):

@@ -21,6 +21,10 @@ QuantParams = namedtuple("QuantParams", "multiplier shift is_per_channel")
 FcParams = namedtuple("FcParams", "input_offset filter_offset output_offset activation")
 # cmsis_nn_bmm_params: fc_params an FcParams
 BmmParams = namedtuple("BmmParams", "adj_x adj_y fc_params")
+# cmsis_nn_svdf_params: the activations are Activations
+SvdfParams = namedtuple("SvdfParams",
+                        "rank input_offset output_offset input_activation output_activation")
+
 NULL_DIMS = Dims(0, 0, 0, 0)     # a NULL `const cmsis_nn_dims *` (arm_convolve_s8's upscale)
 
 
@@ -45,3 +49,11 @@ def fc_params(p):
     return FcParams(int(p["input_offset"]), int(p["filter_offset"]), int(p["output_offset"]),
                     Activation(int(p["activation"]["min"]), int(p["activation"]["max"])))
 
+
+def svdf_params(p):
+    """`SvdfParams` from a case's svdf_params dict."""
+    return SvdfParams(int(p["rank"]), int(p["input_offset"]), int(p["output_offset"]),
+                      Activation(int(p["input_activation"]["min"]),
+                                 int(p["input_activation"]["max"])),
+                      Activation(int(p["output_activation"]["min"]),
+                                 int(p["output_activation"]["max"])))
