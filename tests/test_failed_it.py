@@ -40,7 +40,6 @@ import json
 import pytest
 
 from armsim.cpu import machine
-from armsim.kernels.cmsis_nn import arm_q7_to_q15_with_offset as q7_to_q15
 from armsim.kernels.harness import run_case
 
 from conftest import MEASURED_BUILD, REFERENCE, shared_cases
@@ -54,12 +53,12 @@ WIDER = {("softmax_1x10", "simd"): (0.5, 2.8), ("softmax_1x10", "scalar"): (0.5,
          ("dw_s4_3x3_8x8x16_m1_p1", "simd"): (0.75, 1.15),
          ("conv_s4_3x3_8x8x16_o16_s1_p1", "simd"): (0.75, 1.15),
          ("maxpool2x2_s2_8x8x16", "simd"): (0.85, 1.25),
-         ("bmm_s8_l1x2x16x32_r1x2x24x32", "scalar"): (0.85, 1.25),
          ("maxpool_s16_3x3_s2_p1_9x9x8", "scalar"): (0.85, 1.3)}
 
 
 #: families whose every kernel is transcribed from gcc's disassembly: counts equal
-EXACT = {"depthwise_conv", "depthwise_conv_s16"}
+EXACT = {"depthwise_conv", "depthwise_conv_s16", "fully_connected", "fully_connected_s16",
+         "fully_connected_s4", "batch_matmul", "svdf"}
 
 
 def test_the_directory_holds_reference_cases():
@@ -68,16 +67,12 @@ def test_the_directory_holds_reference_cases():
 
 @pytest.mark.parametrize("path", ["simd", "scalar"])
 @pytest.mark.parametrize("file", CASES, ids=lambda p: p.stem)
-def test_failed_it_against_measured(file, path, request):
+def test_failed_it_against_measured(file, path):
     case = json.loads(file.read_text())
     meas = case["measured"][MEASURED_BUILD[path]]
     measured = meas["instructions_incl_condition_failed_it"] - meas["instructions"]
     ours = machine.counter(run_case(case, path).m, machine.IT_FAILED)
     if case["family"] in EXACT:
-        if path == "simd" and "arm_q7_to_q15_with_offset" in meas["functions"] \
-                and not hasattr(q7_to_q15, "DISASSEMBLED"):
-            request.applymarker(pytest.mark.xfail(
-                strict=True, reason="arm_q7_to_q15_with_offset is transcribed on the convolution branch"))
         assert ours == measured, f"{file.stem} {path}: armsim {ours} vs measured {measured}"
         return
     low, high = WIDER.get((file.stem, path), (1 - TOLERANCE, 1 + TOLERANCE))

@@ -24,6 +24,13 @@ CASES = sorted(DATA.glob("*/*.json"))
 
 #: family -> why its counts still differ from the compiled code (issue 25)
 NOT_YET_TRANSCRIBED = {}
+#: measured function -> why a case that runs it still differs (the case's other functions
+#: are transcribed)
+FUNCTIONS_NOT_YET_TRANSCRIBED = {
+    "memmove": "newlib's memmove (kernels/libc.py) is a fitted model, not gcc's code: "
+               "newlib's memmove.o runs SVDF's unaligned forward state shift in 4 n + 14 "
+               "instructions for n >= 16, 4 n + 12 below, with other mnemonics",
+}
 
 
 def test_the_directory_holds_measured_cases():
@@ -34,7 +41,9 @@ def test_the_directory_holds_measured_cases():
 @pytest.mark.parametrize("file", CASES, ids=lambda p: f"{p.parent.name}/{p.stem}")
 def test_counts_equal_the_measured_build(file, path, request):
     case = load_case(file)
-    pending = NOT_YET_TRANSCRIBED.get(case["family"])
+    pending = NOT_YET_TRANSCRIBED.get(case["family"]) or next(
+        (why for f, why in FUNCTIONS_NOT_YET_TRANSCRIBED.items()
+         if f in case["measured"][MEASURED_BUILD[path]]["functions"]), None)
     if pending:
         request.applymarker(pytest.mark.xfail(reason=pending, strict=True))
     build = MEASURED_BUILD[path]

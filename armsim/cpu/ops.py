@@ -542,6 +542,8 @@ def _stack(mnemonic, returns):
 push = _register("push", "push", _stack("push", False))
 pop = _register("pop", "pop", _stack("pop", False))
 pop_pc = _register("pop_pc", "pop", _stack("pop", True))
+# LDM Rn, {...} of stacked arguments (Rn = SP + #imm): `registers` words off the stack
+ldm_sp = _register("ldm_sp", "ldm", _stack("ldm", False))
 
 
 # --- branches ----------------------------------------------------------------------------
@@ -630,6 +632,7 @@ fitted_ldrh_sp = _fitted("ldrh_sp")
 fitted_ldrsb_sp = _fitted("ldrsb_sp")
 fitted_ldrh_sp = _fitted("ldrh_sp")
 fitted_strb_sp = _fitted("strb_sp")
+fitted_ldm_sp = _fitted("ldm_sp")
 fitted_mov = _fitted("mov")
 fitted_add = _fitted("add")
 fitted_sub = _fitted("sub")
