@@ -1,0 +1,30 @@
+"""One module per kernel family: turns a case (the vectors' JSON schema) into a C harness.
+
+Each module lists the `family` values it handles in FAMILIES and defines
+``harness(case, function=None, also=None) -> cgen.Harness`` (see ``cgen.cmsis_harness``)."""
+import importlib
+import pkgutil
+
+from ..cgen import CaseError
+
+
+def _modules():
+    for info in pkgutil.iter_modules(__path__):
+        yield importlib.import_module(f"{__name__}.{info.name}")
+
+
+def by_family():
+    table = {}
+    for mod in _modules():
+        for fam in mod.FAMILIES:
+            table[fam] = mod
+    return table
+
+
+def harness_for(case, function=None, also=None):
+    table = by_family()
+    fam = case.get("family")
+    if fam not in table:
+        raise CaseError(f"{case.get('case', '?')}: no harness for family {fam!r} "
+                        f"(supported: {', '.join(sorted(table))})")
+    return table[fam].harness(case, function, also)

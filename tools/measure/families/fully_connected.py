@@ -1,0 +1,51 @@
+"""int8 fully connected: arm_fully_connected_s8 (per tensor), arm_fully_connected_per_channel_s8,
+both also through arm_fully_connected_wrapper_s8."""
+from ..cgen import Output, act, array, buffer, cmsis_harness, dims, need
+from ._common import also_of, bias_ref
+
+FAMILIES = ("fully_connected",)
+
+
+def harness(case, function=None, also=None):
+    need(case, "input_dims", "filter_dims", "output_dims", "fc_params", "quant_params",
+         "input", "weights", "bias")
+    per_channel = bool(case["quant_params"]["per_channel"])
+    default = "arm_fully_connected_per_channel_s8" if per_channel else "arm_fully_connected_s8"
+    entry = function or case.get("function") or default
+    p = case["fc_params"]
+    out_c = case["output_dims"]["c"]
+    n_out = case["input_dims"]["n"] * out_c
+    decls = [
+        array("input", "int8", case["input"]),
+        array("weights", "int8", case["weights"]),
+        array("bias", "int32", case["bias"]),
+        buffer("output", "int8", n_out),
+        f"static const cmsis_nn_dims input_dims = {dims(case['input_dims'])};\n",
+        f"static const cmsis_nn_dims filter_dims = {dims(case['filter_dims'])};\n",
+        f"static const cmsis_nn_dims bias_dims = {{1, 1, 1, {out_c}}};\n",
+        f"static const cmsis_nn_dims output_dims = {dims(case['output_dims'])};\n",
+        f"static const cmsis_nn_fc_params fc_params = {{{p['input_offset']}, {p['filter_offset']}, "
+        f"{p['output_offset']}, {act(p['activation'])}}};\n",
+    ]
+    q = case["quant_params"]
+    if per_channel:
+        decls += [array("output_mult", "int32", case["output_mult"], const=False),
+                  array("output_shift", "int32", case["output_shift"], const=False),
+                  "static const cmsis_nn_per_channel_quant_params channel_quant = "
+                  "{output_mult, output_shift};\n",
+                  "static const cmsis_nn_quant_params wrapper_quant = {output_mult, output_shift, 1};\n"]
+        own = ("arm_fully_connected_per_channel_s8", "&channel_quant")
+    else:
+        decls += [f"static const cmsis_nn_per_tensor_quant_params tensor_quant = "
+                  f"{{{q['multiplier']}, {q['shift']}}};\n",
+                  f"static int32_t tensor_mult = {q['multiplier']};\n",
+                  f"static int32_t tensor_shift = {q['shift']};\n",
+                  "static const cmsis_nn_quant_params wrapper_quant = {&tensor_mult, &tensor_shift, 0};\n"]
+        own = ("arm_fully_connected_s8", "&tensor_quant")
+    size = "arm_fully_connected_s8_get_buffer_size(&filter_dims)"
+    tail = f"&input_dims, input, &filter_dims, weights, &bias_dims, {bias_ref(case)}, &output_dims, {{out}})"
+    calls = {own[0]: (size, f"{own[0]}(&ctx, &fc_params, {own[1]}, " + tail),
+             "arm_fully_connected_wrapper_s8":
+                 (size, "arm_fully_connected_wrapper_s8(&ctx, &fc_params, &wrapper_quant, " + tail)}
+    return cmsis_harness(case, entry, decls, calls, [Output("output", "int8", n_out)],
+                         also_of(case, entry, calls, also))
