@@ -79,14 +79,38 @@ HEADER = """#include <stdint.h>
 #include "arm_nnfunctions.h"
 
 extern int8_t __scratch_start[];
+static int32_t scratch_used;
 static cmsis_nn_context ctx;
 
+/* Scratch from the RAM after .bss, 8-byte aligned like malloc's; NULL for size 0. */
+static void *scratch_alloc(int32_t size)
+{
+    if (size <= 0)
+        return NULL;
+    void *p = __scratch_start + scratch_used;
+    scratch_used += (size + 7) & ~7;
+    return p;
+}
+
+static void set_context(cmsis_nn_context *c, int32_t size)
+{
+    c->buf = scratch_alloc(size);
+    c->size = size;
+}
+
+/* ctx gets exactly the size the entry point's *_get_buffer_size returned */
 static void set_scratch(int32_t size)
 {
-    ctx.buf = size > 0 ? (void *)__scratch_start : NULL;
-    ctx.size = size;
+    scratch_used = 0;
+    set_context(&ctx, size);
 }
 """
+
+
+def scratch(size_expr):
+    """The set-up statement giving `ctx` what `size_expr` (a `*_get_buffer_size` call) asks
+    for; None: the kernel takes no scratch (ctx.buf NULL, size 0)."""
+    return f"set_scratch({size_expr if size_expr else 0});"
 
 
 def cmsis_harness(case, entry, decls, calls, outputs, also=()):
@@ -94,28 +118,24 @@ def cmsis_harness(case, entry, decls, calls, outputs, also=()):
     for the scratch, uncounted), `harness_run` (the one counted call of `entry`) and
     `harness_validate(k)` (calls `also[k]` into `output_check`, uncounted, after the count).
 
-    `calls` maps each entry point to (scratch-size expression or None, call expression with
-    `{out}` for the output array)."""
+    `calls` maps each entry point to (set-up statements, normally `scratch(...)`, and the call
+    expression with `{out}` for the output array)."""
     for name in (entry, *also):
         if name not in calls:
             raise CaseError(f"{case.get('case', '?')}: {name} is not an entry point of family "
                             f"{case.get('family')} (choose from {', '.join(calls)})")
 
-    def scratch(name):
-        size = calls[name][0]
-        return f"set_scratch({size if size else 0});"
-
     src = [HEADER, *decls]
     first = outputs[0]
     if also:
         src.append(buffer("output_check", first.dtype, first.length))
-    src += ["\nvoid harness_setup(void)\n{\n    ", scratch(entry), "\n}\n",
+    src += ["\nvoid harness_setup(void)\n{\n    ", calls[entry][0], "\n}\n",
             "\nint32_t harness_run(void)\n{\n    return (int32_t)",
             calls[entry][1].format(out=first.symbol), ";\n}\n"]
     if also:
         src.append("\nint32_t harness_validate(int32_t k)\n{\n    switch (k)\n    {\n")
         for k, name in enumerate(also):
-            src.append(f"    case {k}:\n        {scratch(name)}\n        return (int32_t)"
+            src.append(f"    case {k}:\n        {calls[name][0]}\n        return (int32_t)"
                        f"{calls[name][1].format(out='output_check')};\n")
         src.append("    }\n    return -100;\n}\n")
     return Harness("".join(src), entry, outputs, also=tuple(also))

@@ -6,7 +6,7 @@ from capstone import arm
 
 # Instruction classes of `class_histogram` (README table).
 _CLASSES = {
-    "alu": "mov movw movt mvn add adc sub sbc rsb cmp cmn tst teq and orr orn eor bic lsl lsr "
+    "alu": "mov movt mvn add adc sub sbc rsb cmp cmn tst teq and orr orn eor bic lsl lsr "
            "asr ror rrx sxtb sxth uxtb uxth sxtab sxtah uxtab uxtah rev rev16 revsh rbit clz "
            "ubfx sbfx bfi bfc nop adr",
     "mul": "mul mla mls smull umull smlal umlal smulbb smulbt smultb smultt smlabb smlabt smlatb "
@@ -42,9 +42,12 @@ class DecodeError(RuntimeError):
     pass
 
 
+_WIDE = {"addw": "add", "subw": "sub", "movw": "mov"}
+
+
 def mnemonic(insn):
-    """Reference spelling: width suffix, condition and flag-setting `s` dropped; `it`/`ite`/...
-    is `it`; a conditional B is `bcc`."""
+    """Reference spelling: width suffix (`.w`/`.n`, and the `w` of addw/subw/movw),
+    condition and flag-setting `s` dropped; `it`/`ite`/... is `it`; a conditional B is `bcc`."""
     name = insn.mnemonic.split(".")[0]
     if name.startswith("it") and name.strip("ite") == "":
         return "it"
@@ -56,6 +59,7 @@ def mnemonic(insn):
     if insn.update_flags and name.endswith("s") and name not in _FLAG_COMPARES \
             and name[:-1] in CLASS_OF:
         name = name[:-1]
+    name = _WIDE.get(name, name)
     if name not in CLASS_OF:
         raise DecodeError(f"0x{insn.address:x}: {insn.mnemonic} {insn.op_str}: no class for {name!r}")
     return name
@@ -148,9 +152,9 @@ def measure_fields(run, entry):
     taken = 0
     cycles = 0
     calls = Counter()
-    first_edges = [(s, d) for (s, d) in run.edges if in_runner(s) and not in_runner(d)]
-    if [d for _, d in first_edges] != [entry_fn.start]:
-        raise DecodeError(f"the counted call did not enter {entry} exactly once: {first_edges}")
+    entered = {d for (s, d) in run.edges if in_runner(s) and not in_runner(d)}
+    if entered != {entry_fn.start}:
+        raise DecodeError(f"the counted run entered {sorted(map(hex, entered))}, not {entry} only")
 
     for (s, t), n in run.edges.items():
         if in_runner(t):
@@ -236,7 +240,7 @@ def measure_fields(run, entry):
 
 def kernel_chain(entry, functions, calls):
     """Entry point -> the callee that executes the most instructions (itself and everything it
-    reaches) -> ..., skipping the C library (memcpy/memset/memmove)."""
+    reaches) -> ..., skipping the C library (memcpy/memset/memmove) and `*_get_buffer_size`."""
     callees = defaultdict(list)
     for edge in calls:
         a, b = edge.split("->")
@@ -255,7 +259,8 @@ def kernel_chain(entry, functions, calls):
     chain = [entry]
     while True:
         options = [g for g in callees[chain[-1]]
-                   if g not in LIBRARY_FUNCTIONS and g not in chain]
+                   if g not in LIBRARY_FUNCTIONS and not g.endswith("_get_buffer_size")
+                   and g not in chain]
         if not options:
             return chain
         chain.append(max(options, key=lambda g: sum(functions.get(h, 0) for h in reach(g))))

@@ -23,7 +23,11 @@ class Image:
                              for seg in elf.iter_segments() if seg["p_type"] == "PT_LOAD"]
             self.symbols = {}
             funcs = {}
+            mapping = []  # ARM mapping symbols: $t starts Thumb code, $d data (literal pools)
             for sym in elf.get_section_by_name(".symtab").iter_symbols():
+                if sym.name in ("$t", "$d") or sym.name.startswith(("$t.", "$d.")):
+                    mapping.append((sym["st_value"] & ~1, sym.name[1]))
+                    continue
                 kind = sym["st_info"]["type"]
                 if kind in ("STT_FUNC", "STT_OBJECT", "STT_NOTYPE") and sym.name:
                     self.symbols.setdefault(sym.name, (sym["st_value"], sym["st_size"], kind))
@@ -33,6 +37,7 @@ class Image:
         self.functions = sorted(funcs.values(), key=lambda fn: fn.start)
         self.function_by_start = {fn.start: fn for fn in self.functions}
         self._starts = [fn.start for fn in self.functions]
+        self._mapping = sorted(mapping)
         self.code_start = self.functions[0].start
         self.code_end = max(fn.end for fn in self.functions)
         self._insns = None
@@ -52,15 +57,36 @@ class Image:
                 return data[addr - base:addr - base + size]
         raise KeyError(f"{self.path}: 0x{addr:x} is not initialised image data")
 
+    def code_ranges(self):
+        """[start, end) of the Thumb code inside every function: the function's range cut at
+        its `$d` mapping symbols (literal pools) and resumed at `$t`."""
+        ranges = []
+        for fn in self.functions:
+            lo = bisect.bisect_left(self._mapping, (fn.start, ""))
+            marks = [m for m in self._mapping[lo:] if m[0] < fn.end]
+            kind = "t"
+            if marks and marks[0][0] == fn.start:
+                kind = marks[0][1]
+            start = fn.start
+            for addr, k in marks:
+                if k == kind:
+                    continue
+                if kind == "t" and addr > start:
+                    ranges.append((start, addr))
+                kind, start = k, addr
+            if kind == "t" and fn.end > start:
+                ranges.append((start, fn.end))
+        return ranges
+
     def instructions(self):
-        """{address: capstone instruction} over every function's range."""
+        """{address: capstone instruction} over the code ranges (linear sweep, so IT blocks
+        are decoded in context)."""
         if self._insns is None:
             md = capstone.Cs(capstone.CS_ARCH_ARM, capstone.CS_MODE_THUMB | capstone.CS_MODE_MCLASS)
             md.detail = True
             insns = {}
-            for fn in self.functions:
-                code = self.read(fn.start, fn.end - fn.start)
-                for insn in md.disasm(code, fn.start):
+            for start, end in self.code_ranges():
+                for insn in md.disasm(self.read(start, end - start), start):
                     insns[insn.address] = insn
             self._insns = insns
         return self._insns

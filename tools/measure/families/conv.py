@@ -1,6 +1,6 @@
 """Convolution, int8 / int16 activations and int8 / packed int4 weights: the wrappers and every
 kernel they dispatch to, each with its own `*_get_buffer_size` for the scratch."""
-from ..cgen import Output, act, array, buffer, cmsis_harness, dims, need, tile
+from ..cgen import Output, act, array, buffer, cmsis_harness, dims, need, scratch, tile
 from ._common import also_of, bias_ref, dtype_of, packed_weights
 
 FAMILIES = ("conv", "conv_s16", "conv_s4")
@@ -64,7 +64,7 @@ def harness(case, function=None, also=None):
     calls = {}
     for name in entries(fam):
         upscale = "NULL, " if name == "arm_convolve_s8" else ""
-        calls[name] = (_SIZE[name], f"{name}(&ctx, &conv_params, &quant_params, &input_dims, input, "
+        calls[name] = (scratch(_SIZE[name]), f"{name}(&ctx, &conv_params, &quant_params, &input_dims, input, "
                        f"&filter_dims, weights, &bias_dims, {bias}, {upscale}&output_dims, {{out}})")
     return cmsis_harness(case, entry, decls, calls, [Output("output", act_t, n_out)],
                          also_of(case, entry, calls, also))

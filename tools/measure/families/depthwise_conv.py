@@ -1,6 +1,6 @@
 """Depthwise convolution, int8 / int16 activations and int8 / packed int4 weights: the
 wrappers and every kernel they dispatch to, each with its own `*_get_buffer_size`."""
-from ..cgen import Output, act, array, buffer, cmsis_harness, dims, need, tile
+from ..cgen import Output, act, array, buffer, cmsis_harness, dims, need, scratch, tile
 from ._common import also_of, bias_ref, dtype_of, packed_weights
 
 FAMILIES = ("depthwise_conv", "depthwise_conv_s16", "depthwise_conv_s4")
@@ -56,7 +56,7 @@ def harness(case, function=None, also=None):
         f"{tile(p['dilation'])}, {act(p['activation'])}}};\n",
         "static const cmsis_nn_per_channel_quant_params quant_params = {output_mult, output_shift};\n",
     ]
-    calls = {name: (size, f"{name}(&ctx, &dw_conv_params, &quant_params, &input_dims, input, "
+    calls = {name: (scratch(size), f"{name}(&ctx, &dw_conv_params, &quant_params, &input_dims, input, "
                           f"&filter_dims, weights, &bias_dims, {bias_ref(case)}, &output_dims, {{out}})")
              for name, size in _SIZE[fam].items()}
     return cmsis_harness(case, entry, decls, calls, [Output("output", act_t, n_out)],

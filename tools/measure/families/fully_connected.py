@@ -1,6 +1,6 @@
 """int8 fully connected: arm_fully_connected_s8 (per tensor), arm_fully_connected_per_channel_s8,
 both also through arm_fully_connected_wrapper_s8."""
-from ..cgen import Output, act, array, buffer, cmsis_harness, dims, need
+from ..cgen import Output, act, array, buffer, cmsis_harness, dims, need, scratch
 from ._common import also_of, bias_ref
 
 FAMILIES = ("fully_connected",)
@@ -42,7 +42,7 @@ def harness(case, function=None, also=None):
                   f"static int32_t tensor_shift = {q['shift']};\n",
                   "static const cmsis_nn_quant_params wrapper_quant = {&tensor_mult, &tensor_shift, 0};\n"]
         own = ("arm_fully_connected_s8", "&tensor_quant")
-    size = "arm_fully_connected_s8_get_buffer_size(&filter_dims)"
+    size = scratch("arm_fully_connected_s8_get_buffer_size(&filter_dims)")
     tail = f"&input_dims, input, &filter_dims, weights, &bias_dims, {bias_ref(case)}, &output_dims, {{out}})"
     calls = {own[0]: (size, f"{own[0]}(&ctx, &fc_params, {own[1]}, " + tail),
              "arm_fully_connected_wrapper_s8":

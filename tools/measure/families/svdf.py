@@ -1,0 +1,79 @@
+"""SVDF: arm_svdf_s8 (int8 state and time weights) and arm_svdf_state_s16_s8 (int16).
+
+The state is updated in place and read back as `state_ref`.  input_ctx / output_ctx get
+batches * feature_batches and batches * units int32 words, as the unit tests allocate them;
+ctx (arm_svdf_s8 only) gets `arm_svdf_s8_get_buffer_size`.  A case with `num_steps` calls the
+kernel once per input block in the one counted run (the unit tests' sequence); the counts
+cover all the calls and `output_ref` is the last one's."""
+from ..cgen import CaseError, Output, act, array, buffer, cmsis_harness, need
+
+FAMILIES = ("svdf", "svdf_state_s16")
+
+
+def _dims(case, key, default):
+    d = dict(default)
+    d.update(case.get(key, {}))
+    return "{%d, %d, %d, %d}" % (d["n"], d["h"], d["w"], d["c"])
+
+
+def harness(case, function=None, also=None):
+    need(case, "svdf_params", "input_quant_params", "output_quant_params", "input_dims",
+         "weights_feature_dims", "weights_time_dims", "input", "state", "weights_feature",
+         "weights_time", "bias")
+    s16 = case["family"] == "svdf_state_s16"
+    entry = "arm_svdf_state_s16_s8" if s16 else "arm_svdf_s8"
+    st = "int16" if s16 else "int8"
+    p, qi, qo = case["svdf_params"], case["input_quant_params"], case["output_quant_params"]
+    batches, in_size = case["input_dims"]["n"], case["input_dims"]["h"]
+    features, time = case["weights_feature_dims"]["n"], case["weights_time_dims"]["h"]
+    if features % p["rank"]:
+        raise CaseError(f"{case['case']}: {features} feature batches not divisible by rank {p['rank']}")
+    units = features // p["rank"]
+    steps = int(case.get("num_steps", 1))
+    if len(case["input"]) != steps * batches * in_size:
+        raise CaseError(f"{case['case']}: input: {len(case['input'])} values, expected "
+                        f"{steps} steps x {batches} x {in_size}")
+    n_out = batches * units
+    one = {"n": 1, "h": 1, "w": 1, "c": 1}
+    decls = [
+        array("input", "int8", case["input"]),
+        array("state", st, case["state"], const=False),
+        array("weights_feature", "int8", case["weights_feature"]),
+        array("weights_time", st, case["weights_time"]),
+        array("bias", "int32", case["bias"]),
+        buffer("output", "int8", n_out),
+        "static cmsis_nn_context input_ctx, output_ctx;\n",
+        f"static const cmsis_nn_dims input_dims = {_dims(case, 'input_dims', one)};\n",
+        f"static const cmsis_nn_dims state_dims = "
+        f"{_dims(case, 'state_dims', {'n': batches, 'h': features, 'w': time, 'c': 1})};\n",
+        f"static const cmsis_nn_dims weights_feature_dims = "
+        f"{_dims(case, 'weights_feature_dims', {'n': features, 'h': in_size, 'w': 1, 'c': 1})};\n",
+        f"static const cmsis_nn_dims weights_time_dims = "
+        f"{_dims(case, 'weights_time_dims', {'n': features, 'h': time, 'w': 1, 'c': 1})};\n",
+        f"static const cmsis_nn_dims bias_dims = {_dims(case, 'bias_dims', {**one, 'n': units})};\n",
+        f"static const cmsis_nn_dims output_dims = "
+        f"{_dims(case, 'output_dims', {**one, 'n': batches, 'h': units})};\n",
+        f"static const cmsis_nn_svdf_params svdf_params = {{{p['rank']}, {p['input_offset']}, "
+        f"{p['output_offset']}, {act(p['input_activation'])}, {act(p['output_activation'])}}};\n",
+        f"static const cmsis_nn_per_tensor_quant_params input_quant = {{{qi['multiplier']}, {qi['shift']}}};\n",
+        f"static const cmsis_nn_per_tensor_quant_params output_quant = {{{qo['multiplier']}, {qo['shift']}}};\n",
+    ]
+    ctx_arg = "" if s16 else "&ctx, "
+    bias = "NULL" if case.get("bias_is_null") else "bias"
+    decls.append(
+        "static inline __attribute__((always_inline)) int32_t svdf_steps(int8_t *out)\n{\n"
+        "    int32_t status = 0;\n"
+        f"    for (int32_t step = 0; step < {steps} && status == 0; step++)\n"
+        f"        status = {entry}({ctx_arg}&input_ctx, &output_ctx, &svdf_params, &input_quant, "
+        f"&output_quant, &input_dims, input + step * {batches * in_size}, &state_dims, state, "
+        f"&weights_feature_dims, weights_feature, &weights_time_dims, weights_time, &bias_dims, "
+        f"{bias}, &output_dims, out);\n"
+        "    return status;\n}\n")
+    size = "0" if s16 else "arm_svdf_s8_get_buffer_size(&weights_feature_dims)"
+    setup = (f"set_scratch({size});\n"
+             f"    set_context(&input_ctx, {4 * batches * features});\n"
+             f"    set_context(&output_ctx, {4 * batches * units});")
+    calls = {entry: (setup, "svdf_steps({out})")}
+    return cmsis_harness(case, entry, decls, calls,
+                         [Output("output", "int8", n_out),
+                          Output("state", st, len(case["state"]), field="state_ref")], ())
