@@ -1,5 +1,7 @@
 """Helpers shared by the family modules: element types and int4 packing, read the way both
 schemas write them (the vectors' `dtypes`, the measured cases' `dtype` / `weights_packed_int4`)."""
+import numpy as np
+
 from ..cgen import CaseError
 
 FAMILIES = ()
@@ -50,3 +52,48 @@ def also_of(case, entry, calls, also):
     if also is None:
         also = [f for f in case.get("functions_validated", ()) if f != entry and f in calls]
     return tuple(also)
+
+
+# --- random cases (tools/measure/random_cases.py): the reference's value ranges ---------------
+SIZES = ("tiny", "odd", "medium")
+
+
+def ints(rng, lo, hi, n):
+    """n uniform integers in [lo, hi] as a list."""
+    return [int(v) for v in rng.integers(lo, hi + 1, size=n)]
+
+
+def dim(rng, size, medium_hi):
+    """One spatial / channel extent for a size class: tiny 1-3, odd an odd number 3-9,
+    medium 4..medium_hi."""
+    if size == "tiny":
+        return int(rng.integers(1, 4))
+    if size == "odd":
+        return int(rng.choice([3, 5, 7, 9]))
+    return int(rng.integers(4, medium_hi + 1))
+
+
+def out_shift(rng, depth):
+    """An output shift that keeps a depth-`depth` int8 dot product off the clamp most of the
+    time (about 6 + log2(depth)/2 bits right), jittered by +-2."""
+    base = 6.3 + 0.5 * np.log2(max(depth, 1))
+    return int(np.clip(-round(base) + rng.integers(-2, 3), -31, 0))
+
+
+def per_channel(rng, n, depth):
+    """Per-channel multipliers in [2^30, 2^31) and shifts (as the reference draws them)."""
+    return ints(rng, 1 << 30, (1 << 31) - 1, n), [out_shift(rng, depth) for _ in range(n)]
+
+
+def activation(rng, lo=-128, hi=127):
+    """Mostly the full range; sometimes a narrowed (ReLU-like) one."""
+    if rng.random() < 0.7:
+        return {"min": lo, "max": hi}
+    a = int(rng.integers(lo, lo + (hi - lo) // 2))
+    return {"min": a, "max": int(rng.integers(a + 1, hi + 1))}
+
+
+def conv_out(extent, kernel, stride, pad, dilation):
+    """Output extent with `pad` before (and what SAME-style padding needs after)."""
+    eff = (kernel - 1) * dilation + 1
+    return (extent + 2 * pad - eff) // stride + 1

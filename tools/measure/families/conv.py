@@ -1,7 +1,8 @@
 """Convolution, int8 / int16 activations and int8 / packed int4 weights: the wrappers and every
 kernel they dispatch to, each with its own `*_get_buffer_size` for the scratch."""
 from ..cgen import Output, act, array, buffer, cmsis_harness, dims, need, scratch, tile
-from ._common import also_of, bias_ref, dtype_of, packed_weights
+from ._common import (activation, also_of, bias_ref, conv_out, dim, dtype_of, ints,
+                      packed_weights, per_channel)
 
 FAMILIES = ("conv", "conv_s16", "conv_s4")
 WRAPPER = {"conv": "arm_convolve_wrapper_s8", "conv_s16": "arm_convolve_wrapper_s16",
@@ -68,3 +69,106 @@ def harness(case, function=None, also=None):
                        f"&filter_dims, weights, &bias_dims, {bias}, {upscale}&output_dims, {{out}})")
     return cmsis_harness(case, entry, decls, calls, [Output("output", act_t, n_out)],
                          also_of(case, entry, calls, also))
+
+
+# --- random cases -----------------------------------------------------------------------------
+# every dispatch branch of the wrapper (non-MVE): 1x1 fast, 1x1 strided, 1xN, im2col (plain,
+# dilated, grouped, batched)
+VARIANTS = {"conv": ("1x1_fast", "1x1_strided", "1xn", "im2col", "im2col_dilated", "grouped",
+                     "batched")}
+MAC_BUDGET = 25_000
+
+
+def dispatch(case):
+    """arm_convolve_wrapper_s8's choice on a non-MVE build (vectors README rule)."""
+    i, f, p = case["input_dims"], case["filter_dims"], case["conv_params"]
+    one = lambda t: t["h"] == 1 and t["w"] == 1  # noqa: E731
+    if (p["padding"]["w"] == 0 and p["padding"]["h"] == 0 and f["w"] == 1 and f["h"] == 1
+            and one(p["dilation"]) and f["c"] == i["c"]):
+        return "arm_convolve_1x1_s8_fast" if one(p["stride"]) else "arm_convolve_1x1_s8"
+    if (i["h"] == 1 and p["dilation"]["w"] == 1 and f["h"] == 1
+            and (p["stride"]["w"] * i["c"]) % 4 == 0 and i["c"] == f["c"]):
+        return "arm_convolve_1_x_n_s8"
+    return "arm_convolve_s8"
+
+
+def _shape(variant, size, rng):
+    """(n, groups, in h/w/c, out c, kernel h/w, stride h/w, pad h/w, dilation h/w)."""
+    n, groups = 1, 1
+    ih, iw = dim(rng, size, 12), dim(rng, size, 12)
+    ic, oc = dim(rng, size, 24), dim(rng, size, 24)
+    kh = kw = 1
+    sh = sw = 1
+    ph = pw = 0
+    dh = dw = 1
+    if variant == "1x1_strided":
+        sh, sw = int(rng.integers(1, 4)), int(rng.integers(2, 4))
+        if rng.random() < 0.5:
+            sh, sw = sw, sh
+    elif variant == "1xn":
+        ih, kw = 1, int(rng.integers(1, 6))
+        sw = int(rng.integers(1, 3))
+        ic = int(rng.choice([c for c in range(1, 41) if (sw * c) % 4 == 0 and (size != "tiny" or c <= 4)]))
+        pw = int(rng.integers(0, kw)) if kw > 1 else 1
+        iw = max(iw, kw) + (3 if size != "tiny" else 0)
+    elif variant in ("im2col", "im2col_dilated", "grouped", "batched"):
+        kh, kw = int(rng.integers(1, 6)), int(rng.integers(1, 6))
+        if variant == "grouped" or variant == "batched":
+            kh, kw = int(rng.integers(1, 4)), int(rng.integers(1, 4))
+        sh, sw = int(rng.integers(1, 4)), int(rng.integers(1, 4))
+        ph, pw = int(rng.integers(0, kh // 2 + 1)), int(rng.integers(0, kw // 2 + 1))
+        if kh == 1 and kw == 1 and ph == 0 and pw == 0:
+            ph = 1
+        if variant == "im2col_dilated":
+            dh, dw = int(rng.integers(1, 4)), int(rng.integers(2, 4))
+        if variant == "grouped":
+            groups = int(rng.integers(2, 4))
+            ic = groups * max(1, ic // groups)
+            oc = groups * max(1, oc // groups)
+        if variant == "batched":
+            n = int(rng.integers(2, 4))
+    ih = max(ih, (kh - 1) * dh + 1 - 2 * ph)
+    iw = max(iw, (kw - 1) * dw + 1 - 2 * pw)
+    return n, groups, ih, iw, ic, oc, kh, kw, sh, sw, ph, pw, dh, dw
+
+
+def random_case(family, variant, size, rng):
+    """A conv case in the vectors' schema (arrays and parameters; no output_ref)."""
+    for _ in range(1000):
+        n, groups, ih, iw, ic, oc, kh, kw, sh, sw, ph, pw, dh, dw = _shape(variant, size, rng)
+        oh, ow = conv_out(ih, kh, sh, ph, dh), conv_out(iw, kw, sw, pw, dw)
+        fc = ic // groups
+        macs = n * oh * ow * oc * kh * kw * fc
+        if oh >= 1 and ow >= 1 and macs <= MAC_BUDGET:
+            break
+    else:
+        raise RuntimeError(f"no {variant}/{size} conv shape within {MAC_BUDGET} MACs")
+    mult, shift = per_channel(rng, oc, kh * kw * fc)
+    # never a NULL bias with groups: arm_convolve_s8 (99f736a) advances bias_data_ptr per group
+    # even when it is NULL, and the second group then reads a "bias" from address 4 * ch/group
+    bias_null = bool(rng.random() < 0.15) and groups == 1
+    return {
+        "groups": groups,
+        "input_dims": {"n": n, "h": ih, "w": iw, "c": ic},
+        "filter_dims": {"n": oc, "h": kh, "w": kw, "c": fc},
+        "output_dims": {"n": n, "h": oh, "w": ow, "c": oc},
+        "conv_params": {"input_offset": int(rng.integers(-127, 129)),
+                        "output_offset": int(rng.integers(-128, 128)),
+                        "stride": {"h": sh, "w": sw}, "padding": {"h": ph, "w": pw},
+                        "dilation": {"h": dh, "w": dw}, "activation": activation(rng)},
+        "bias_is_null": bias_null,
+        "input": ints(rng, -128, 127, n * ih * iw * ic),
+        "weights": ints(rng, -127, 127, oc * kh * kw * fc),
+        "bias": [0] * oc if bias_null else ints(rng, -5000, 5000, oc),
+        "output_mult": mult,
+        "output_shift": shift,
+    }
+
+
+def shape_tag(case):
+    i, f, p = case["input_dims"], case["filter_dims"], case["conv_params"]
+    t = (f"{i['n']}x{i['h']}x{i['w']}x{i['c']}_k{f['h']}x{f['w']}_o{f['n']}"
+         f"_s{p['stride']['h']}{p['stride']['w']}_p{p['padding']['h']}{p['padding']['w']}")
+    if p["dilation"]["h"] > 1 or p["dilation"]["w"] > 1:
+        t += f"_d{p['dilation']['h']}{p['dilation']['w']}"
+    return t + (f"_g{case['groups']}" if case.get("groups", 1) > 1 else "")

@@ -1,7 +1,8 @@
 """Depthwise convolution, int8 / int16 activations and int8 / packed int4 weights: the
 wrappers and every kernel they dispatch to, each with its own `*_get_buffer_size`."""
 from ..cgen import Output, act, array, buffer, cmsis_harness, dims, need, scratch, tile
-from ._common import also_of, bias_ref, dtype_of, packed_weights
+from ._common import (activation, also_of, bias_ref, conv_out, dim, dtype_of, ints,
+                      packed_weights, per_channel)
 
 FAMILIES = ("depthwise_conv", "depthwise_conv_s16", "depthwise_conv_s4")
 WRAPPER = {"depthwise_conv": "arm_depthwise_conv_wrapper_s8",
@@ -61,3 +62,91 @@ def harness(case, function=None, also=None):
              for name, size in _SIZE[fam].items()}
     return cmsis_harness(case, entry, decls, calls, [Output("output", act_t, n_out)],
                          also_of(case, entry, calls, also))
+
+
+# --- random cases -----------------------------------------------------------------------------
+# every branch of arm_depthwise_conv_wrapper_s8 (non-MVE): 3x3 (any stride), opt (ch_mult 1,
+# other filters or padding > 1), generic (ch_mult > 1, batches > 1, dilation > 1)
+VARIANTS = {"depthwise_conv": ("3x3", "opt", "generic_mult", "generic_batch",
+                               "generic_dilation")}
+MAC_BUDGET = {"3x3": 8_000, "opt": 8_000}   # the generic kernel: about 28 instructions a MAC
+GENERIC_MAC_BUDGET = 3_500
+
+
+def dispatch(case):
+    """arm_depthwise_conv_wrapper_s8's choice on a non-MVE build (vectors README rule)."""
+    i, f, p = case["input_dims"], case["filter_dims"], case["dw_conv_params"]
+    if p["ch_mult"] == 1 and i["n"] == 1 and p["dilation"]["w"] == 1 and p["dilation"]["h"] == 1:
+        if f["w"] == 3 and f["h"] == 3 and p["padding"]["h"] <= 1 and p["padding"]["w"] <= 1:
+            return "arm_depthwise_conv_3x3_s8"
+        return "arm_depthwise_conv_s8_opt"
+    return "arm_depthwise_conv_s8"
+
+
+def _shape(variant, size, rng):
+    n, mult = 1, 1
+    ih, iw, ic = dim(rng, size, 12), dim(rng, size, 12), dim(rng, size, 24)
+    kh, kw = 3, 3
+    sh, sw = int(rng.integers(1, 4)), int(rng.integers(1, 4))
+    ph, pw = int(rng.integers(0, 2)), int(rng.integers(0, 2))
+    dh = dw = 1
+    if variant == "opt":
+        while kh == 3 and kw == 3:
+            kh, kw = int(rng.integers(1, 6)), int(rng.integers(1, 6))
+        ph, pw = int(rng.integers(0, kh // 2 + 1)), int(rng.integers(0, kw // 2 + 1))
+        if rng.random() < 0.25:
+            kh = kw = 3
+            ph = 2
+    elif variant.startswith("generic"):
+        kh, kw = int(rng.integers(1, 5)), int(rng.integers(1, 5))
+        ph, pw = int(rng.integers(0, kh // 2 + 1)), int(rng.integers(0, kw // 2 + 1))
+        if variant == "generic_mult":
+            mult = int(rng.integers(2, 5))
+            ic = max(1, ic // mult)
+        elif variant == "generic_batch":
+            n = int(rng.integers(2, 4))
+        else:
+            dh, dw = int(rng.integers(1, 4)), int(rng.integers(2, 4))
+            if rng.random() < 0.5:
+                dh, dw = dw, dh
+    ih = max(ih, (kh - 1) * dh + 1 - 2 * ph)
+    iw = max(iw, (kw - 1) * dw + 1 - 2 * pw)
+    return n, mult, ih, iw, ic, kh, kw, sh, sw, ph, pw, dh, dw
+
+
+def random_case(family, variant, size, rng):
+    """A depthwise case in the vectors' schema (arrays and parameters; no output_ref)."""
+    budget = MAC_BUDGET.get(variant, GENERIC_MAC_BUDGET)
+    for _ in range(1000):
+        n, mult, ih, iw, ic, kh, kw, sh, sw, ph, pw, dh, dw = _shape(variant, size, rng)
+        oh, ow, oc = conv_out(ih, kh, sh, ph, dh), conv_out(iw, kw, sw, pw, dw), ic * mult
+        if oh >= 1 and ow >= 1 and n * oh * ow * oc * kh * kw <= budget:
+            break
+    else:
+        raise RuntimeError(f"no {variant}/{size} depthwise shape within {budget} MACs")
+    m, shift = per_channel(rng, oc, kh * kw)
+    bias_null = bool(rng.random() < 0.15)
+    return {
+        "input_dims": {"n": n, "h": ih, "w": iw, "c": ic},
+        "filter_dims": {"n": 1, "h": kh, "w": kw, "c": oc},
+        "output_dims": {"n": n, "h": oh, "w": ow, "c": oc},
+        "dw_conv_params": {"input_offset": int(rng.integers(-127, 129)),
+                           "output_offset": int(rng.integers(-128, 128)), "ch_mult": mult,
+                           "stride": {"h": sh, "w": sw}, "padding": {"h": ph, "w": pw},
+                           "dilation": {"h": dh, "w": dw}, "activation": activation(rng)},
+        "bias_is_null": bias_null,
+        "input": ints(rng, -128, 127, n * ih * iw * ic),
+        "weights": ints(rng, -127, 127, kh * kw * oc),
+        "bias": [0] * oc if bias_null else ints(rng, -5000, 5000, oc),
+        "output_mult": m,
+        "output_shift": shift,
+    }
+
+
+def shape_tag(case):
+    i, f, p = case["input_dims"], case["filter_dims"], case["dw_conv_params"]
+    t = (f"{i['n']}x{i['h']}x{i['w']}x{i['c']}_k{f['h']}x{f['w']}_m{p['ch_mult']}"
+         f"_s{p['stride']['h']}{p['stride']['w']}_p{p['padding']['h']}{p['padding']['w']}")
+    if p["dilation"]["h"] > 1 or p["dilation"]["w"] > 1:
+        t += f"_d{p['dilation']['h']}{p['dilation']['w']}"
+    return t

@@ -1,7 +1,7 @@
 """int8 fully connected: arm_fully_connected_s8 (per tensor), arm_fully_connected_per_channel_s8,
 both also through arm_fully_connected_wrapper_s8."""
 from ..cgen import Output, act, array, buffer, cmsis_harness, dims, need, scratch
-from ._common import also_of, bias_ref
+from ._common import activation, also_of, bias_ref, ints, out_shift, per_channel
 
 FAMILIES = ("fully_connected",)
 
@@ -49,3 +49,53 @@ def harness(case, function=None, also=None):
                  (size, "arm_fully_connected_wrapper_s8(&ctx, &fc_params, &wrapper_quant, " + tail)}
     return cmsis_harness(case, entry, decls, calls, [Output("output", "int8", n_out)],
                          also_of(case, entry, calls, also))
+
+
+# --- random cases -----------------------------------------------------------------------------
+# per-tensor (batch 1 and batched), per-channel, a non-zero filter offset (the kernel's
+# rhs_offset branch) and the wrapper's per-tensor dispatch
+VARIANTS = {"fully_connected": ("per_tensor", "batched", "per_channel", "filter_offset",
+                                "wrapper")}
+MAC_BUDGET = 16_000
+_ENTRY = {"per_channel": "arm_fully_connected_per_channel_s8",
+          "wrapper": "arm_fully_connected_wrapper_s8"}
+
+
+def random_case(family, variant, size, rng):
+    """A fully connected case in the vectors' schema (no output_ref); `function` is set."""
+    for _ in range(1000):
+        if size == "tiny":
+            depth, out = int(rng.integers(1, 4)), int(rng.integers(1, 4))
+        elif size == "odd":
+            depth, out = int(rng.integers(1, 50)) * 2 + 1, int(rng.choice([3, 5, 7, 9, 11, 13]))
+        else:
+            depth, out = int(rng.integers(16, 301)), int(rng.integers(8, 49))
+        batches = int(rng.integers(2, 4)) if variant == "batched" else 1
+        if batches * depth * out <= MAC_BUDGET:
+            break
+    per_ch = variant == "per_channel"
+    bias_null = bool(rng.random() < 0.15)
+    case = {
+        "function": _ENTRY.get(variant, "arm_fully_connected_s8"),
+        "input_dims": {"n": batches, "h": 1, "w": 1, "c": depth},
+        "filter_dims": {"n": depth, "h": 1, "w": 1, "c": out},
+        "output_dims": {"n": batches, "h": 1, "w": 1, "c": out},
+        "fc_params": {"input_offset": int(rng.integers(-127, 129)),
+                      "filter_offset": int(rng.integers(-127, 128)) if variant == "filter_offset" else 0,
+                      "output_offset": int(rng.integers(-128, 128)), "activation": activation(rng)},
+        "quant_params": {"per_channel": per_ch},
+        "bias_is_null": bias_null,
+        "input": ints(rng, -128, 127, batches * depth),
+        "weights": ints(rng, -127, 127, depth * out),
+        "bias": [0] * out if bias_null else ints(rng, -5000, 5000, out),
+    }
+    if per_ch:
+        case["output_mult"], case["output_shift"] = per_channel(rng, out, depth)
+    else:
+        case["quant_params"].update(multiplier=int(rng.integers(1 << 30, 1 << 31)),
+                                    shift=out_shift(rng, depth))
+    return case
+
+
+def shape_tag(case):
+    return f"b{case['input_dims']['n']}_{case['filter_dims']['n']}x{case['output_dims']['c']}"
