@@ -4,7 +4,7 @@ One entry per build name.  The two gcc builds reproduce ../shared/reference exac
 "Method"); a new build (e.g. an MVE one run on QEMU) is one more entry here plus, if it needs a
 different emulator, one more runner in ``emulators.py``.
 """
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 CMSIS_NN_COMMIT = "99f736a63036613032f9b70de36b493bcd7802d4"
 TFLM_COMMIT = "90b983c2b3f1480642e040bbd2ddb37b998f3424"
@@ -37,6 +37,10 @@ class Build:
     def compiler(self):
         return "arm-none-eabi-g++" if self.language == "c++" else "arm-none-eabi-gcc"
 
+    @property
+    def summary_compiler(self):
+        return "arm-none-eabi-g++ 12.2.1" if self.language == "c++" else "arm-none-eabi-gcc 12.2.1"
+
     def cflags(self):
         """Code-generating flags in the order the reference records them."""
         return (f"-mcpu={self.mcpu}", *self.common_cflags, self.opt, *self.section_flags,
@@ -50,9 +54,10 @@ class Build:
         short = commit[:7]
         src = "CMSIS-NN" if self.language == "c" else "tflite-micro"
         return {
-            "summary": f"arm-none-eabi-gcc 12.2.1 -mcpu={self.mcpu} {self.opt} {self.path_summary}, "
+            "summary": f"{self.summary_compiler} -mcpu={self.mcpu} {self.opt} {self.path_summary}, "
                        f"{src} {short}, executed on an emulated {self.core_name}",
-            "compiler": COMPILER_VERSION,
+            "compiler": COMPILER_VERSION.replace("-gcc", "-g++") if self.language == "c++"
+                        else COMPILER_VERSION,
             "mcpu": self.mcpu,
             "opt": self.opt,
             "cflags": self.cflags_record(include_note),
@@ -61,9 +66,18 @@ class Build:
         }
 
 
+TFLM_CXXFLAGS = ("-fno-rtti", "-fno-exceptions", "-fno-threadsafe-statics", "-fno-unwind-tables",
+                 "-fno-asynchronous-unwind-tables", "-fmessage-length=0",
+                 "-DTF_LITE_STATIC_MEMORY", "-DTF_LITE_DISABLE_X86_NEON", "-DNDEBUG",
+                 "-g")   # release_with_logs (see tflm.py); -g: source in the disassembly, no code change
+
 BUILDS = {
     "dsp_O2": Build("dsp_O2", "cortex-m4", "-O2", "thumb/v7e-m/nofp", "unicorn", "cortex-m4",
                     "Cortex-M4", "(DSP extension: ARM_MATH_DSP SIMD path)"),
     "scalar_O2": Build("scalar_O2", "cortex-m3", "-O2", "thumb/v7-m/nofp", "unicorn", "cortex-m3",
                        "Cortex-M3", "(no DSP extension: plain-C path)"),
+    # TFLM's reference kernels (armsim's `reference` path), as in ../shared/models/measured.json
+    "ref_O2": Build("ref_O2", "cortex-m4", "-O2", "thumb/v7e-m/nofp", "unicorn", "cortex-m4",
+                    "Cortex-M4", "(TFLM reference kernels)", language="c++", std="-std=c++17",
+                    warn_flags=(), extra_cflags=TFLM_CXXFLAGS, libs=("-lm", "-lc", "-lgcc")),
 }

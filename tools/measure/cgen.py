@@ -2,7 +2,7 @@
 from dataclasses import dataclass, field
 
 CTYPES = {"int8": "int8_t", "int16": "int16_t", "int32": "int32_t", "int64": "int64_t",
-          "uint32": "uint32_t", "uint8": "uint8_t"}
+          "uint32": "uint32_t", "uint8": "uint8_t", "int": "int"}
 SIZES = {"int8": 1, "int16": 2, "int32": 4, "int64": 8, "uint32": 4, "uint8": 1}
 
 
@@ -139,3 +139,80 @@ def cmsis_harness(case, entry, decls, calls, outputs, also=()):
                        f"{calls[name][1].format(out='output_check')};\n")
         src.append("    }\n    return -100;\n}\n")
     return Harness("".join(src), entry, outputs, also=tuple(also))
+
+
+TFLM_TYPES = {"int8": "kTfLiteInt8", "int16": "kTfLiteInt16", "int32": "kTfLiteInt32",
+              "int64": "kTfLiteInt64", "int4": "kTfLiteInt4"}
+
+TFLM_HEADER = """#include <cstdarg>
+#include <cstdint>
+#include "tensorflow/lite/c/common.h"
+#include "tensorflow/lite/micro/micro_common.h"
+{includes}
+extern "C" int8_t __scratch_start[];
+extern "C" void harness_setup(void);
+extern "C" int32_t harness_run(void);
+
+static TfLiteEvalTensor tensors[{n_tensors}];
+static TfLiteContext context;
+static TfLiteNode node;
+static TFLMRegistration registration;
+
+/* Newlib system calls that TFLM's sources reach only through abort() / malloc paths the
+   measured code never takes, and TFLM's DebugLog: linked so the bare-metal image resolves,
+   never executed by a counted call. */
+extern "C" {{
+void _exit(int) {{ for (;;) {{}} }}
+int _getpid(void) {{ return 1; }}
+int _kill(int, int) {{ return -1; }}
+void *_sbrk(int) {{ return reinterpret_cast<void *>(-1); }}
+void DebugLog(const char *, va_list) {{}}   /* TFLM's log sink: only error paths print */
+}}
+
+/* Stands in for TFLM's MicroContextGetEvalTensor / MicroInterpreterContext::GetEvalTensor
+   (harness code: not counted, see README). */
+extern "C" TfLiteEvalTensor *harness_get_eval_tensor(const TfLiteContext *, int index)
+{{
+    return &tensors[index];
+}}
+"""
+
+
+@dataclass
+class EvalTensor:
+    """One TfLiteEvalTensor of the op: its data array (None: no data), type and shape."""
+    symbol: str
+    dtype: str
+    dims: list
+
+
+def tflm_op_harness(case, register, includes, decls, tensors, inputs, outputs, op_data, builtin,
+                    out_specs):
+    """A TFLM harness (C++) that runs the operator's real Eval, as the interpreter would: the
+    TFLM kernel sources (micro/kernels/*.cc) compiled with the build's flags, the op's
+    registration from `register` (e.g. `tflite::Register_CONV_2D()`), a TfLiteNode whose
+    user_data is the op data Prepare would have computed (`op_data`: (type, set-up lines)) and
+    builtin_data the op options (`builtin`: (type, set-up lines)).  `inputs` / `outputs` are
+    tensor indices (-1: an omitted optional input); `decls` declares the data arrays.  The
+    count starts at the Eval function."""
+    head = TFLM_HEADER.format(includes="".join(f'#include "{h}"\n' for h in includes),
+                              n_tensors=len(tensors))
+    src = [head, *decls]
+    setup = [f"    registration = {register};\n",
+             "    context.GetEvalTensor = harness_get_eval_tensor;\n"]
+    for k, t in enumerate(tensors):
+        src.append(f"static int dims_{k}[] = {{{len(t.dims)}, {', '.join(str(int(d)) for d in t.dims)}}};\n")
+        setup += [f"    tensors[{k}].data.data = (void *){t.symbol if t.symbol else 'nullptr'};\n",
+                  f"    tensors[{k}].dims = reinterpret_cast<TfLiteIntArray *>(dims_{k});\n",
+                  f"    tensors[{k}].type = {TFLM_TYPES[t.dtype]};\n"]
+    src.append(f"static int node_inputs[] = {{{len(inputs)}, {', '.join(map(str, inputs))}}};\n")
+    src.append(f"static int node_outputs[] = {{{len(outputs)}, {', '.join(map(str, outputs))}}};\n")
+    src.append(f"static {op_data[0]} op_data;\nstatic {builtin[0]} builtin;\n")
+    setup += ["    node.inputs = reinterpret_cast<TfLiteIntArray *>(node_inputs);\n",
+              "    node.outputs = reinterpret_cast<TfLiteIntArray *>(node_outputs);\n",
+              "    node.user_data = &op_data;\n    node.builtin_data = &builtin;\n",
+              *op_data[1], *builtin[1]]
+    src += ['\nextern "C" void harness_setup(void)\n{\n', *setup, "}\n",
+            '\nextern "C" int32_t harness_run(void)\n{\n'
+            "    return (int32_t)registration.invoke(&context, &node);\n}\n"]
+    return Harness("".join(src), None, out_specs, language="c++")

@@ -143,24 +143,31 @@ def measure_fields(run, entry):
             d = decoded[addr] = Decoded(insns[addr])
         return d
 
+    # harness code (harness_run, a TFLM context callback, ...) is never counted
     runner = image.function("harness_run")
-    in_runner = lambda a: runner.start <= a < runner.end  # noqa: E731
-    entry_fn = image.function(entry)
+
+    def in_harness(a):
+        f = image.owner(a)
+        return f is not None and f.name.startswith("harness_")
+
+    entered = {t for (s, t) in run.edges if runner.start <= s < runner.end and not in_harness(t)}
+    entries = {image.owner(t).name for t in entered}
+    if entry is None and len(entries) == 1:
+        entry = entries.pop()
+    if entry is None or entered != {image.function(entry).start}:
+        raise DecodeError(f"the counted run entered {sorted(map(hex, entered))}, not {entry} only")
 
     executed = Counter()
     failed_it = Counter()
     taken = 0
     cycles = 0
     calls = Counter()
-    entered = {d for (s, d) in run.edges if in_runner(s) and not in_runner(d)}
-    if entered != {entry_fn.start}:
-        raise DecodeError(f"the counted run entered {sorted(map(hex, entered))}, not {entry} only")
 
     for (s, t), n in run.edges.items():
-        if in_runner(t):
-            if in_runner(s) or s == 0:
+        if in_harness(t):
+            if in_harness(s) or s == 0:
                 continue
-            # the entry point's final return into the harness: a taken branch
+            # a call of a harness callback, or the entry point's final return: taken
             src = dec(s)
             if not src.flow:
                 raise DecodeError(f"return into the harness from a non-branch {src.text}")
@@ -171,7 +178,7 @@ def measure_fields(run, entry):
             raise DecodeError("edge from nowhere")
         executed[t] += n
         dt = dec(t)
-        if in_runner(s):
+        if in_harness(s):
             cycles += _cost(dt, None) * n
             continue
         ds = dec(s)
@@ -191,7 +198,7 @@ def measure_fields(run, entry):
                 if a != t:
                     raise DecodeError(f"gap 0x{seq:x}..0x{t:x} after {ds.text} is not whole instructions")
         # call edges: bl/blx, and branches into the first instruction of another function
-        if t in image.function_by_start and (ds.is_call or ds.cls == "br"):
+        if t in image.function_by_start and (ds.is_call or ds.cls == "br") and not in_harness(t):
             caller = image.owner(s)
             callee = image.function_by_start[t]
             if ds.is_call or callee.name != caller.name:

@@ -1,6 +1,7 @@
 """What the runner and the counters need from a linked image: segments, function symbols and
 the disassembly of the code (function ranges only, so literal pools are never decoded)."""
 import bisect
+import subprocess
 from dataclasses import dataclass
 
 import capstone
@@ -34,6 +35,10 @@ class Image:
                 if kind == "STT_FUNC" and sym["st_size"] > 0:
                     start = sym["st_value"] & ~1
                     funcs.setdefault(start, Function(sym.name, start, start + sym["st_size"]))
+        short = demangle(list(self.symbols))
+        funcs = {a: Function(short.get(fn.name, fn.name), fn.start, fn.end) for a, fn in funcs.items()}
+        for mangled, name in short.items():
+            self.symbols.setdefault(name, self.symbols[mangled])
         self.functions = sorted(funcs.values(), key=lambda fn: fn.start)
         self.function_by_start = {fn.start: fn for fn in self.functions}
         self._starts = [fn.start for fn in self.functions]
@@ -97,3 +102,31 @@ class Image:
         if i >= 0 and addr < self.functions[i].end:
             return self.functions[i]
         return None
+
+
+def short_name(demangled):
+    """`void ns::f<T>(args) const` -> `ns::f<T>`: the name as ../shared/models/measured.json
+    spells functions (no return type, no parameter list; `(anonymous namespace)` -> `(anon)`)."""
+    text = demangled.replace("(anonymous namespace)", "(anon)")
+    depth, cut, space = 0, len(text), -1
+    for i, ch in enumerate(text):
+        if ch == "<":
+            depth += 1
+        elif ch == ">":
+            depth -= 1
+        elif ch == "(" and depth == 0 and not text.startswith("(anon)", i):
+            cut = i
+            break
+        elif ch == " " and depth == 0:
+            space = i
+    return text[space + 1:cut] if space >= 0 else text[:cut]
+
+
+def demangle(names):
+    """{mangled C++ name: short demangled name} for the names that are mangled."""
+    mangled = [n for n in names if n.startswith("_Z")]
+    if not mangled:
+        return {}
+    out = subprocess.run(["arm-none-eabi-c++filt"], input="\n".join(mangled), text=True,
+                         capture_output=True, check=True).stdout.splitlines()
+    return {m: short_name(d) for m, d in zip(mangled, out)}

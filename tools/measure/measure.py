@@ -59,9 +59,10 @@ def measure_build(case, build, function=None, keep_dir=None, also=None):
     """(fields, outputs, harness): the measured fields of one build and the arrays the call
     wrote; every function in `harness.also` is then called (uncounted) and must write the
     same output."""
-    harness = harness_for(case, function, also)
+    reference = build.language == "c++"
+    harness = harness_for(case, function, also, reference)
     same_image = case.get("family") in ORIGINAL_FAMILIES or not harness.also
-    counted = harness if same_image else harness_for(case, function, ())
+    counted = harness if same_image else harness_for(case, function, (), reference)
     with tempfile.TemporaryDirectory(prefix="measure_") as tmp:
         work = Path(keep_dir) / build.name if keep_dir else Path(tmp)
         image, run = _run_image(case, counted, build, work)
@@ -87,7 +88,11 @@ def read_array(run, image, symbol, dtype, length):
 
 
 def build_record(build):
-    return build.record("cmsis_nn_commit", CMSIS_NN_COMMIT, "-I<CMSIS-NN>/Include")
+    """The `build` object of a measured entry."""
+    if build.language == "c":
+        return build.record("cmsis_nn_commit", CMSIS_NN_COMMIT, "-I<CMSIS-NN>/Include")
+    from . import tflm
+    return tflm.build_record(build)
 
 
 def measure_case(case, builds=DEFAULT_BUILDS, function=None, keep_dir=None, log=None, also=None):
@@ -97,23 +102,16 @@ def measure_case(case, builds=DEFAULT_BUILDS, function=None, keep_dir=None, log=
     for name in builds:
         build = BUILDS[name]
         t0 = time.time()
-        fields, outs, harness = measure_build(case, build, function, keep_dir, also)
+        fields, outs, _ = measure_build(case, build, function, keep_dir, also)
         if outputs is None:
             outputs = outs
         elif outs != outputs:
             raise MeasureError(f"{case['case']}: outputs of {name} differ from {builds[0]}")
-        rec = build.record("cmsis_nn_commit", CMSIS_NN_COMMIT, "-I<CMSIS-NN>/Include") \
-            if harness.language == "c" else harness_record(build)
-        measured[name] = {"build": rec, **fields}
+        measured[name] = {"build": build_record(build), **fields}
         if log:
             log(f"{case['case']} {name}: {fields['instructions']} instructions, "
                 f"{time.time() - t0:.1f} s")
     return {"measured": measured, "outputs": outputs}
-
-
-def harness_record(build):
-    from . import tflm
-    return tflm.build_record(build)
 
 
 def main(argv=None):

@@ -1,7 +1,7 @@
 """Compile the measured libraries once per build (cached outside the repository) and link one
 bare-metal image per case."""
 import hashlib
-import os
+import shutil
 import subprocess
 import sys
 from concurrent.futures import ThreadPoolExecutor
@@ -56,11 +56,17 @@ def archive(build, name, files, include_dirs, extra_flags=(), jobs=2):
     stamp_file = out / "stamp"
     if lib.exists() and stamp_file.exists() and stamp_file.read_text() == stamp:
         return lib
-    (out / "obj").mkdir(parents=True, exist_ok=True)
+    if (out / "obj").exists():
+        shutil.rmtree(out / "obj")
+    (out / "obj").mkdir(parents=True)
     incs = [f"-I{d}" for d in include_dirs]
 
+    stems = [f.stem for f in files]
+
     def compile_one(f):
-        obj = out / "obj" / (f.stem + ".o")
+        name = f.stem if stems.count(f.stem) == 1 else \
+            f"{f.stem}_{hashlib.sha256(str(f).encode()).hexdigest()[:6]}"
+        obj = out / "obj" / (name + ".o")
         _run([build.compiler, *build.cflags(), *extra_flags, *incs, "-c", str(f), "-o", str(obj)],
              f"compiling {f.name} for {build.name}")
         return obj
@@ -93,12 +99,13 @@ def link_image(build, harness_source, workdir, libraries, include_dirs, suffix="
     src.write_text(harness_source)
     obj = workdir / "harness.o"
     elf = workdir / "image.elf"
+    libs_args = [*map(str, libraries), *build.libs]
     incs = [f"-I{d}" for d in include_dirs]
     _run([build.compiler, *build.cflags(), *incs, "-c", str(src), "-o", str(obj)],
          f"compiling the harness for {build.name}")
     _run([build.compiler, *build.cflags(), *build.ldflags, f"-T{LINKER_SCRIPT}",
-          "-Wl,--no-warn-rwx-segments", str(obj), *map(str, libraries), *build.libs,
-          "-o", str(elf)], f"linking the image for {build.name}")
+          "-Wl,--no-warn-rwx-segments", str(obj), *libs_args, "-o", str(elf)],
+         f"linking the image for {build.name}")
     return elf
 
 

@@ -3,6 +3,7 @@ recorded one; also check the compiled kernel's output against the case's `output
 
     python -m tools.measure.validate [--builds dsp_O2,scalar_O2] [--cases NAME,...] [--reference DIR]
     python -m tools.measure.validate --vectors [DIR]   # harness check on the CMSIS-NN vectors
+    python -m tools.measure.validate --models [--ops N] # first ops of each MLPerf Tiny model
 
 Prints one row per case and build: the fields that differ (recorded -> measured), or `equal`.
 The README's erratum (avgpool2x2_s2_8x8x16 scalar_O2: 25,125 instructions / 33,049 cycles
@@ -20,6 +21,11 @@ from .measure import DEFAULT_BUILDS, measure_case
 SHARED = Path(__file__).resolve().parents[3] / "shared"
 REFERENCE = SHARED / "reference"
 VECTORS = SHARED / "cmsis_nn_vectors"
+MODELS = SHARED / "models"
+# ../shared/models/*/measured.json path -> build
+MODEL_PATHS = {"simd": "dsp_O2", "scalar": "scalar_O2", "reference": "ref_O2"}
+# the interpreter's functions an op's count includes and the harness replaces
+INTERPRETER = ("tflite::MicroInterpreterContext::GetEvalTensor", "tflite::MicroContextGetEvalTensor")
 
 
 def _avgpool_scalar_erratum(rec):
@@ -66,7 +72,13 @@ def main(argv=None):
     ap.add_argument("--vectors", nargs="?", const=str(VECTORS),
                     help="instead: measure every CMSIS-NN test vector (no recorded counts) and "
                          "check the compiled kernels' output against its output_ref")
+    ap.add_argument("--models", nargs="?", const=str(MODELS),
+                    help="instead: measure the first operators of each MLPerf Tiny model (fed "
+                         "input_0.npy) and compare every function with measured.json")
+    ap.add_argument("--ops", type=int, default=2, help="with --models: how many operators")
     args = ap.parse_args(argv)
+    if args.models:
+        return check_models(Path(args.models), args.ops)
     builds = args.builds.split(",")
     files = sorted(Path(args.vectors or args.reference).glob("*.json"))
     if args.cases:
@@ -126,6 +138,70 @@ def check_vectors(files, builds):
         print(f"{case['case']:52s} {case['family']:20s} {case['function']:36s} {n:9d}  "
               f"{'output_ref equal' if ok else 'OUTPUT DIFFERS'}", flush=True)
     print(f"\n{len(files)} vectors: {'all outputs equal' if not bad else f'{bad} failures'}")
+    return 1 if bad else 0
+
+
+def _plain(v):
+    import numpy as np
+    if isinstance(v, np.ndarray):
+        return v.astype(int).ravel().tolist()
+    if isinstance(v, dict):
+        return {k: _plain(x) for k, x in v.items()}
+    if isinstance(v, (list, tuple)):
+        return [_plain(x) for x in v]
+    return int(v) if isinstance(v, np.integer) else v
+
+
+def model_cases(model_dir, n_ops):
+    """The model's first `n_ops` operators as cases, each fed the output the previous one
+    computed (armsim derives the parameters as TFLM's Prepare does; the model input is
+    input_0.npy).  Yields (op index, case); stops at an op without a harness."""
+    import numpy as np
+    from armsim.model import load
+    from armsim.prepare import prepare
+
+    from .families import by_family
+    model = load(model_dir / "model.tflite")
+    values = {model.inputs[0]: np.load(model_dir / "input_0.npy").astype(int).ravel().tolist()}
+    for step in prepare(model)[:n_ops]:
+        if step.family not in by_family() or "input" not in step.inputs:
+            return
+        case = _plain(dict(step.case))
+        case["case"] = f"{model_dir.name}_op{step.index}_{step.op}"
+        case["input"] = values[step.inputs["input"]]
+        case.pop("function", None)
+        outputs = yield step.index, case
+        values[step.output] = outputs["output_ref"]
+
+
+def check_models(models, n_ops=2):
+    """Per function, the first `n_ops` operators of each model against measured.json's
+    functions_top (the interpreter's GetEvalTensor functions excluded: the harness stands in
+    for them), on all three paths."""
+    bad = 0
+    for model_dir in sorted(p for p in models.iterdir() if (p / "measured.json").exists()):
+        paths = json.loads((model_dir / "measured.json").read_text())["paths"]
+        cases = model_cases(model_dir, n_ops)
+        try:
+            index, case = next(cases)
+            while True:
+                res = measure_case(case, list(MODEL_PATHS.values()))
+                for path, build in MODEL_PATHS.items():
+                    got = res["measured"][build]
+                    op = paths[path]["ops"][index]
+                    want = {f: n for f, n in op["functions_top"].items() if f not in INTERPRETER}
+                    names = {f for f in want if f in got["functions"]} | set(got["functions"])
+                    diffs = {f: (want.get(f), got["functions"].get(f)) for f in names
+                             if want.get(f) != got["functions"].get(f)}
+                    skipped = got["instructions_incl_condition_failed_it"] - got["instructions"]
+                    if path == "reference" and skipped != op["skipped_it"]:
+                        diffs["skipped_it"] = (op["skipped_it"], skipped)
+                    bad += bool(diffs)
+                    print(f"{case['case']:36s} {path:9s} {build:9s} {got['instructions']:10d}  "
+                          + (f"DIFF {diffs}" if diffs else "every function equal"), flush=True)
+                index, case = cases.send(res["outputs"])
+        except StopIteration:
+            pass
     return 1 if bad else 0
 
 

@@ -1,7 +1,8 @@
 """One module per kernel family: turns a case (the vectors' JSON schema) into a C harness.
 
 Each module lists the `family` values it handles in FAMILIES and defines
-``harness(case, function=None, also=None) -> cgen.Harness`` (see ``cgen.cmsis_harness``)."""
+``harness(case, function=None, also=None) -> cgen.Harness`` (see ``cgen.cmsis_harness``),
+and, for the TFLM reference kernels, ``ref_harness(case)`` (see ``cgen.tflm_harness``)."""
 import importlib
 import pkgutil
 
@@ -21,10 +22,15 @@ def by_family():
     return table
 
 
-def harness_for(case, function=None, also=None):
+def harness_for(case, function=None, also=None, reference=False):
+    """The CMSIS-NN harness of the case, or (`reference`) the TFLM reference-kernel one."""
     table = by_family()
     fam = case.get("family")
     if fam not in table:
         raise CaseError(f"{case.get('case', '?')}: no harness for family {fam!r} "
                         f"(supported: {', '.join(sorted(table))})")
+    if reference:
+        if not hasattr(table[fam], "ref_harness"):
+            raise CaseError(f"{case.get('case', '?')}: no TFLM reference harness for family {fam!r}")
+        return table[fam].ref_harness(case)
     return table[fam].harness(case, function, also)

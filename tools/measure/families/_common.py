@@ -97,3 +97,32 @@ def conv_out(extent, kernel, stride, pad, dilation):
     """Output extent with `pad` before (and what SAME-style padding needs after)."""
     eff = (kernel - 1) * dilation + 1
     return (extent + 2 * pad - eff) // stride + 1
+
+
+# --- TFLM reference kernels (ref_O2: the op's Eval from TFLM's micro/kernels) ----------------
+TFLM_KERNELS = "tensorflow/lite/micro/kernels/"
+
+
+def ref_conv_op_data(p, pad, act_):
+    """OpDataConv as TFLM's conv / depthwise Prepare fills it (per-channel int8)."""
+    return ("tflite::OpDataConv", [
+        f"    op_data.padding.width = {pad['w']};\n",
+        f"    op_data.padding.height = {pad['h']};\n",
+        f"    op_data.input_zero_point = {-p['input_offset']};\n",
+        "    op_data.filter_zero_point = 0;\n",
+        f"    op_data.output_zero_point = {p['output_offset']};\n",
+        "    op_data.per_channel_output_multiplier = output_mult;\n",
+        "    op_data.per_channel_output_shift = output_shift;\n",
+        f"    op_data.output_activation_min = {act_['min']};\n",
+        f"    op_data.output_activation_max = {act_['max']};\n"])
+
+
+def ref_padding(case, pad, stride):
+    """The op's TfLitePadding (only TFLM's glue reads it: RuntimePaddingType): the case's
+    `tflite_padding` if given, else SAME when the output has TFLite's SAME extent
+    (ceil(in / stride)) in both dimensions, or any padding is used; VALID otherwise."""
+    if "tflite_padding" in case:
+        return {"SAME": "kTfLitePaddingSame", "VALID": "kTfLitePaddingValid"}[case["tflite_padding"]]
+    i, o = case["input_dims"], case["output_dims"]
+    same = all(o[k] == -(-i[k] // stride[k]) for k in ("h", "w"))
+    return "kTfLitePaddingSame" if same or pad["w"] or pad["h"] else "kTfLitePaddingValid"

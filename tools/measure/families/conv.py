@@ -1,8 +1,9 @@
 """Convolution, int8 / int16 activations and int8 / packed int4 weights: the wrappers and every
 kernel they dispatch to, each with its own `*_get_buffer_size` for the scratch."""
-from ..cgen import Output, act, array, buffer, cmsis_harness, dims, need, scratch, tile
-from ._common import (activation, also_of, bias_ref, conv_out, dim, dtype_of, ints,
-                      packed_weights, per_channel)
+from ..cgen import (CaseError, EvalTensor, Output, act, array, buffer, cmsis_harness, dims, need,
+                    scratch, tflm_op_harness, tile)
+from ._common import (TFLM_KERNELS, activation, also_of, bias_ref, conv_out, dim, dtype_of, ints,
+                      packed_weights, per_channel, ref_conv_op_data, ref_padding)
 
 FAMILIES = ("conv", "conv_s16", "conv_s4")
 WRAPPER = {"conv": "arm_convolve_wrapper_s8", "conv_s16": "arm_convolve_wrapper_s16",
@@ -172,3 +173,38 @@ def shape_tag(case):
     if p["dilation"]["h"] > 1 or p["dilation"]["w"] > 1:
         t += f"_d{p['dilation']['h']}{p['dilation']['w']}"
     return t + (f"_g{case['groups']}" if case.get("groups", 1) > 1 else "")
+
+
+# --- TFLM reference kernel (ref_O2) -----------------------------------------------------------
+
+
+def ref_harness(case):
+    """TFLM's CONV_2D Eval (micro/kernels/conv.cc) on the case: int8 input and filter, int32
+    bias, per-channel quantization; it calls reference_integer_ops::ConvPerChannel."""
+    if case["family"] != "conv":
+        raise CaseError(f"{case['case']}: no TFLM reference harness for {case['family']} yet")
+    need(case, "input_dims", "filter_dims", "output_dims", "conv_params", "input", "weights",
+         "bias", "output_mult", "output_shift")
+    i, f, o, p = case["input_dims"], case["filter_dims"], case["output_dims"], case["conv_params"]
+    n_out = o["n"] * o["h"] * o["w"] * o["c"]
+    decls = [array("input", "int8", case["input"]), array("weights", "int8", case["weights"]),
+             array("bias", "int32", case["bias"]),
+             array("output_mult", "int32", case["output_mult"], const=False),
+             array("output_shift", "int32", case["output_shift"], const=False),
+             buffer("output", "int8", n_out)]
+    tensors = [EvalTensor("input", "int8", [i["n"], i["h"], i["w"], i["c"]]),
+               EvalTensor("weights", "int8", [f["n"], f["h"], f["w"], f["c"]]),
+               EvalTensor("bias", "int32", [o["c"]]),
+               EvalTensor("output", "int8", [o["n"], o["h"], o["w"], o["c"]])]
+    builtin = ("TfLiteConvParams", [
+        f"    builtin.padding = {ref_padding(case, p['padding'], p['stride'])};\n",
+        f"    builtin.stride_width = {p['stride']['w']};\n",
+        f"    builtin.stride_height = {p['stride']['h']};\n",
+        "    builtin.activation = kTfLiteActNone;\n",
+        f"    builtin.dilation_width_factor = {p['dilation']['w']};\n",
+        f"    builtin.dilation_height_factor = {p['dilation']['h']};\n",
+        "    builtin.quantized_bias_type = kTfLiteInt32;\n"])
+    return tflm_op_harness(case, "tflite::Register_CONV_2D()", [TFLM_KERNELS + "conv.h"], decls,
+                           tensors, [0, 1, -1 if case.get("bias_is_null") else 2], [3],
+                           ref_conv_op_data(p, p["padding"], p["activation"]), builtin,
+                           [Output("output", "int8", n_out)])

@@ -1,8 +1,9 @@
 """Depthwise convolution, int8 / int16 activations and int8 / packed int4 weights: the
 wrappers and every kernel they dispatch to, each with its own `*_get_buffer_size`."""
-from ..cgen import Output, act, array, buffer, cmsis_harness, dims, need, scratch, tile
-from ._common import (activation, also_of, bias_ref, conv_out, dim, dtype_of, ints,
-                      packed_weights, per_channel)
+from ..cgen import (CaseError, EvalTensor, Output, act, array, buffer, cmsis_harness, dims, need,
+                    scratch, tflm_op_harness, tile)
+from ._common import (TFLM_KERNELS, activation, also_of, bias_ref, conv_out, dim, dtype_of, ints,
+                      packed_weights, per_channel, ref_conv_op_data, ref_padding)
 
 FAMILIES = ("depthwise_conv", "depthwise_conv_s16", "depthwise_conv_s4")
 WRAPPER = {"depthwise_conv": "arm_depthwise_conv_wrapper_s8",
@@ -150,3 +151,40 @@ def shape_tag(case):
     if p["dilation"]["h"] > 1 or p["dilation"]["w"] > 1:
         t += f"_d{p['dilation']['h']}{p['dilation']['w']}"
     return t
+
+
+# --- TFLM reference kernel (ref_O2) -----------------------------------------------------------
+
+
+def ref_harness(case):
+    """TFLM's DEPTHWISE_CONV_2D Eval (micro/kernels/depthwise_conv.cc) on the case: int8
+    input and filter [1, h, w, out_ch], int32 bias; it calls
+    reference_integer_ops::DepthwiseConvPerChannel."""
+    if case["family"] != "depthwise_conv":
+        raise CaseError(f"{case['case']}: no TFLM reference harness for {case['family']} yet")
+    need(case, "input_dims", "filter_dims", "output_dims", "dw_conv_params", "input", "weights",
+         "bias", "output_mult", "output_shift")
+    i, f, o, p = case["input_dims"], case["filter_dims"], case["output_dims"], case["dw_conv_params"]
+    n_out = o["n"] * o["h"] * o["w"] * o["c"]
+    decls = [array("input", "int8", case["input"]), array("weights", "int8", case["weights"]),
+             array("bias", "int32", case["bias"]),
+             array("output_mult", "int32", case["output_mult"], const=False),
+             array("output_shift", "int32", case["output_shift"], const=False),
+             buffer("output", "int8", n_out)]
+    tensors = [EvalTensor("input", "int8", [i["n"], i["h"], i["w"], i["c"]]),
+               EvalTensor("weights", "int8", [1, f["h"], f["w"], o["c"]]),
+               EvalTensor("bias", "int32", [o["c"]]),
+               EvalTensor("output", "int8", [o["n"], o["h"], o["w"], o["c"]])]
+    builtin = ("TfLiteDepthwiseConvParams", [
+        f"    builtin.padding = {ref_padding(case, p['padding'], p['stride'])};\n",
+        f"    builtin.stride_width = {p['stride']['w']};\n",
+        f"    builtin.stride_height = {p['stride']['h']};\n",
+        f"    builtin.depth_multiplier = {p['ch_mult']};\n",
+        "    builtin.activation = kTfLiteActNone;\n",
+        f"    builtin.dilation_width_factor = {p['dilation']['w']};\n",
+        f"    builtin.dilation_height_factor = {p['dilation']['h']};\n"])
+    return tflm_op_harness(case, "tflite::Register_DEPTHWISE_CONV_2D()",
+                           [TFLM_KERNELS + "depthwise_conv.h"], decls, tensors,
+                           [0, 1, -1 if case.get("bias_is_null") else 2], [3],
+                           ref_conv_op_data(p, p["padding"], p["activation"]), builtin,
+                           [Output("output", "int8", n_out)])

@@ -1,7 +1,8 @@
 """int8 fully connected: arm_fully_connected_s8 (per tensor), arm_fully_connected_per_channel_s8,
 both also through arm_fully_connected_wrapper_s8."""
-from ..cgen import Output, act, array, buffer, cmsis_harness, dims, need, scratch
-from ._common import activation, also_of, bias_ref, ints, out_shift, per_channel
+from ..cgen import (EvalTensor, Output, act, array, buffer, cmsis_harness, dims, need, scratch,
+                    tflm_op_harness)
+from ._common import TFLM_KERNELS, activation, also_of, bias_ref, ints, out_shift, per_channel
 
 FAMILIES = ("fully_connected",)
 
@@ -99,3 +100,46 @@ def random_case(family, variant, size, rng):
 
 def shape_tag(case):
     return f"b{case['input_dims']['n']}_{case['filter_dims']['n']}x{case['output_dims']['c']}"
+
+
+# --- TFLM reference kernel (ref_O2) -----------------------------------------------------------
+
+
+def ref_harness(case):
+    """TFLM's FULLY_CONNECTED Eval (micro/kernels/fully_connected.cc) on the case: 2-D tensors
+    input {batches, depth}, filter {out, depth}, bias {out}, output {batches, out}; it calls
+    reference_integer_ops::FullyConnected (per tensor) or FullyConnectedPerChannel."""
+    need(case, "input_dims", "filter_dims", "output_dims", "fc_params", "quant_params",
+         "input", "weights", "bias")
+    per_ch = bool(case["quant_params"]["per_channel"])
+    p, q = case["fc_params"], case["quant_params"]
+    batches, depth, out = case["input_dims"]["n"], case["filter_dims"]["n"], case["output_dims"]["c"]
+    decls = [array("input", "int8", case["input"]), array("weights", "int8", case["weights"]),
+             array("bias", "int32", case["bias"]), buffer("output", "int8", batches * out)]
+    data = [f"    op_data.input_zero_point = {-p['input_offset']};\n",
+            f"    op_data.filter_zero_point = {-p['filter_offset']};\n",
+            f"    op_data.output_zero_point = {p['output_offset']};\n",
+            f"    op_data.output_activation_min = {p['activation']['min']};\n",
+            f"    op_data.output_activation_max = {p['activation']['max']};\n",
+            f"    op_data.is_per_channel = {'true' if per_ch else 'false'};\n"]
+    if per_ch:
+        decls += [array("output_mult", "int32", case["output_mult"], const=False),
+                  array("output_shift", "int32", case["output_shift"], const=False)]
+        data += ["    op_data.per_channel_output_multiplier = output_mult;\n",
+                 "    op_data.per_channel_output_shift = output_shift;\n"]
+    else:
+        data += [f"    op_data.output_multiplier = {q['multiplier']};\n",
+                 f"    op_data.output_shift = {q['shift']};\n"]
+    tensors = [EvalTensor("input", "int8", [batches, depth]),
+               EvalTensor("weights", "int8", [out, depth]),
+               EvalTensor("bias", "int32", [out]),
+               EvalTensor("output", "int8", [batches, out])]
+    builtin = ("TfLiteFullyConnectedParams", [
+        "    builtin.activation = kTfLiteActNone;\n",
+        "    builtin.weights_format = kTfLiteFullyConnectedWeightsFormatDefault;\n",
+        "    builtin.quantized_bias_type = kTfLiteInt32;\n"])
+    return tflm_op_harness(case, "tflite::Register_FULLY_CONNECTED()",
+                           [TFLM_KERNELS + "fully_connected.h"], decls, tensors,
+                           [0, 1, -1 if case.get("bias_is_null") else 2], [3],
+                           ("tflite::OpDataFullyConnected", data), builtin,
+                           [Output("output", "int8", batches * out)])
