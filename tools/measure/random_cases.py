@@ -6,8 +6,9 @@
 Case i uses numpy.random.default_rng([S, i]) and cycles through the family's dispatch
 branches (`VARIANTS` of its module in families/) and the size classes tiny / odd / medium, so
 `--count` >= 3 x the number of variants covers every branch at every size.  output_ref is what
-the compiled kernel wrote (identical in every build); when armsim is importable it is also
-checked against armsim's numpy oracle (independent of the kernels), and the case says so."""
+the compiled kernel wrote (identical in every build, TFLM's reference kernels included); when
+armsim is importable it is also checked against armsim's numpy oracle (independent of the
+kernels), and the case says so."""
 import argparse
 import json
 import sys
@@ -25,9 +26,11 @@ DESCRIPTION = (
     "Measurements made by compiling this CMSIS-NN commit with GCC (arm-none-eabi-gcc 12.2, "
     "bare metal, full newlib) for Cortex-M4 with the DSP extension and for Cortex-M3 (plain C), "
     "and executing the API call instruction by instruction on an emulated Cortex-M4 / Cortex-M3 "
-    "core (armsim tools/measure, the method of ../shared/reference). output_ref is the output the "
-    "compiled kernel wrote; it is bit-identical in every build. Shapes and data are random "
-    "(seeded), not taken from a TFLite model.")
+    "core (armsim tools/measure, the method of ../shared/reference); ref_O2: TFLite Micro's "
+    "reference kernels (the operator's Eval from tflite-micro 90b983c, arm-none-eabi-g++ 12.2 -O2, "
+    "Cortex-M4), counted from the Eval's entry. output_ref is the output the compiled kernel "
+    "wrote; it is bit-identical in every build. Shapes and data are random (seeded), not taken "
+    "from a TFLite model.")
 
 
 def case_name(mod, family, variant, size, case):
@@ -79,7 +82,7 @@ def make_case(family, index, seed, builds):
     case.update(body)
     res = measure_case(case, builds)
     for b, m in res["measured"].items():
-        if dispatched and m["kernel_chain"][1] != dispatched:
+        if dispatched and b in DEFAULT_BUILDS and m["kernel_chain"][1] != dispatched:
             raise RuntimeError(f"{case['case']}: {b} dispatched to {m['kernel_chain'][1]}, "
                                f"the rule says {dispatched}")
     case.update(res["outputs"])
@@ -91,6 +94,10 @@ def make_case(family, index, seed, builds):
                                       " No independent oracle was run on this case.")
     case["measured"] = res["measured"]
     return case
+
+
+def default_builds(mod, family):
+    return list(DEFAULT_BUILDS) + (["ref_O2"] if family in getattr(mod, "REF_FAMILIES", ()) else [])
 
 
 def dumps(case):
@@ -105,7 +112,8 @@ def main(argv=None):
     ap.add_argument("--count", type=int, default=15)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--out", required=True)
-    ap.add_argument("--builds", default=",".join(DEFAULT_BUILDS))
+    ap.add_argument("--builds", help="comma-separated (default: dsp_O2,scalar_O2, and ref_O2 "
+                                     "when the family has a TFLM reference harness)")
     ap.add_argument("--start", type=int, default=0, help="first case index")
     args = ap.parse_args(argv)
     table = by_family()
@@ -119,7 +127,8 @@ def main(argv=None):
     out.mkdir(parents=True, exist_ok=True)
     for i in range(args.start, args.start + args.count):
         t0 = time.time()
-        case = make_case(args.family, i, args.seed, args.builds.split(","))
+        builds = args.builds.split(",") if args.builds else default_builds(table[args.family], args.family)
+        case = make_case(args.family, i, args.seed, builds)
         (out / f"{case['case']}.json").write_text(dumps(case))
         m = case["measured"]
         print(f"{case['case']:60s} " + " ".join(f"{b} {m[b]['instructions']:7d}" for b in m)

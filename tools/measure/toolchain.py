@@ -64,8 +64,8 @@ def archive(build, name, files, include_dirs, extra_flags=(), jobs=2):
     stems = [f.stem for f in files]
 
     def compile_one(f):
-        name = f.stem if stems.count(f.stem) == 1 else \
-            f"{f.stem}_{hashlib.sha256(str(f).encode()).hexdigest()[:6]}"
+        # a name shared by two sources (TFLM's two kernel_util.cc): prefix two parent dirs
+        name = f.stem if stems.count(f.stem) == 1 else "_".join((*f.parent.parts[-2:], f.stem))
         obj = out / "obj" / (name + ".o")
         _run([build.compiler, *build.cflags(), *extra_flags, *incs, "-c", str(f), "-o", str(obj)],
              f"compiling {f.name} for {build.name}")

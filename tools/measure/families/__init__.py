@@ -2,7 +2,8 @@
 
 Each module lists the `family` values it handles in FAMILIES and defines
 ``harness(case, function=None, also=None) -> cgen.Harness`` (see ``cgen.cmsis_harness``),
-and, for the TFLM reference kernels, ``ref_harness(case)`` (see ``cgen.tflm_harness``)."""
+and, for the TFLM reference kernels of the families in REF_FAMILIES, ``ref_harness(case)``
+(see ``cgen.tflm_op_harness``)."""
 import importlib
 import pkgutil
 
@@ -30,7 +31,7 @@ def harness_for(case, function=None, also=None, reference=False):
         raise CaseError(f"{case.get('case', '?')}: no harness for family {fam!r} "
                         f"(supported: {', '.join(sorted(table))})")
     if reference:
-        if not hasattr(table[fam], "ref_harness"):
+        if fam not in getattr(table[fam], "REF_FAMILIES", ()):
             raise CaseError(f"{case.get('case', '?')}: no TFLM reference harness for family {fam!r}")
         return table[fam].ref_harness(case)
     return table[fam].harness(case, function, also)

@@ -1,6 +1,6 @@
 """Convolution, int8 / int16 activations and int8 / packed int4 weights: the wrappers and every
 kernel they dispatch to, each with its own `*_get_buffer_size` for the scratch."""
-from ..cgen import (CaseError, EvalTensor, Output, act, array, buffer, cmsis_harness, dims, need,
+from ..cgen import (EvalTensor, Output, act, array, buffer, cmsis_harness, dims, need,
                     scratch, tflm_op_harness, tile)
 from ._common import (TFLM_KERNELS, activation, also_of, bias_ref, conv_out, dim, dtype_of, ints,
                       packed_weights, per_channel, ref_conv_op_data, ref_padding)
@@ -178,11 +178,12 @@ def shape_tag(case):
 # --- TFLM reference kernel (ref_O2) -----------------------------------------------------------
 
 
+REF_FAMILIES = ("conv",)
+
+
 def ref_harness(case):
     """TFLM's CONV_2D Eval (micro/kernels/conv.cc) on the case: int8 input and filter, int32
     bias, per-channel quantization; it calls reference_integer_ops::ConvPerChannel."""
-    if case["family"] != "conv":
-        raise CaseError(f"{case['case']}: no TFLM reference harness for {case['family']} yet")
     need(case, "input_dims", "filter_dims", "output_dims", "conv_params", "input", "weights",
          "bias", "output_mult", "output_shift")
     i, f, o, p = case["input_dims"], case["filter_dims"], case["output_dims"], case["conv_params"]

@@ -105,6 +105,9 @@ def shape_tag(case):
 # --- TFLM reference kernel (ref_O2) -----------------------------------------------------------
 
 
+REF_FAMILIES = ("fully_connected",)
+
+
 def ref_harness(case):
     """TFLM's FULLY_CONNECTED Eval (micro/kernels/fully_connected.cc) on the case: 2-D tensors
     input {batches, depth}, filter {out, depth}, bias {out}, output {batches, out}; it calls
