@@ -18,7 +18,7 @@ from pathlib import Path
 import numpy as np
 
 from .builds import CMSIS_NN_COMMIT
-from .families import by_family
+from .families import by_family, harness_for
 from .families._common import SIZES
 from .measure import DEFAULT_BUILDS, measure_case
 
@@ -63,7 +63,8 @@ def make_case(family, index, seed, builds):
     size = SIZES[(index // len(variants)) % len(SIZES)]
     rng = np.random.default_rng([seed, index])
     body = mod.random_case(family, variant, size, rng)
-    entry = body.pop("function", None) or getattr(mod, "WRAPPER", {}).get(family)
+    entry = body.pop("function", None) or getattr(mod, "WRAPPER", {}).get(family) or \
+        harness_for({**body, "family": family, "case": "?"}).entry
     validated = [entry]
     dispatched = mod.dispatch({**body, "family": family}) if hasattr(mod, "dispatch") else None
     if dispatched:

@@ -3,7 +3,7 @@ kernel they dispatch to, each with its own `*_get_buffer_size` for the scratch."
 from ..cgen import (EvalTensor, Output, act, array, buffer, cmsis_harness, dims, need,
                     scratch, tflm_op_harness, tile)
 from ._common import (TFLM_KERNELS, activation, also_of, bias_ref, conv_out, dim, dtype_of, ints,
-                      packed_weights, per_channel, ref_conv_op_data, ref_padding)
+                      pack_int4, packed_weights, per_channel, ref_conv_op_data, ref_padding)
 
 FAMILIES = ("conv", "conv_s16", "conv_s4")
 WRAPPER = {"conv": "arm_convolve_wrapper_s8", "conv_s16": "arm_convolve_wrapper_s16",
@@ -76,21 +76,31 @@ def harness(case, function=None, also=None):
 # every dispatch branch of the wrapper (non-MVE): 1x1 fast, 1x1 strided, 1xN, im2col (plain,
 # dilated, grouped, batched)
 VARIANTS = {"conv": ("1x1_fast", "1x1_strided", "1xn", "im2col", "im2col_dilated", "grouped",
-                     "batched")}
-MAC_BUDGET = 25_000
+                     "batched"),
+            # arm_convolve_wrapper_s16 always calls arm_convolve_s16 (non-MVE): shapes and both
+            # bias types
+            "conv_s16": ("im2col", "1x1", "im2col_dilated", "batched", "int32_bias"),
+            # s4: the s8 wrapper's branches (arm_convolve_even_s4 is MVE only), no groups
+            "conv_s4": ("1x1_fast", "1x1_strided", "1xn", "im2col", "im2col_dilated", "batched")}
+_SHAPE_OF = {"1x1": "1x1_fast", "int32_bias": "im2col"}
+MAC_BUDGET = {"conv": 25_000, "conv_s16": 20_000, "conv_s4": 20_000}
 
 
 def dispatch(case):
-    """arm_convolve_wrapper_s8's choice on a non-MVE build (vectors README rule)."""
+    """The wrapper's choice on a non-MVE build (vectors README rule; s4 the same with _s4
+    kernels; s16 always arm_convolve_s16)."""
+    if case["family"] == "conv_s16":
+        return "arm_convolve_s16"
+    t = "s4" if case["family"] == "conv_s4" else "s8"
     i, f, p = case["input_dims"], case["filter_dims"], case["conv_params"]
-    one = lambda t: t["h"] == 1 and t["w"] == 1  # noqa: E731
+    one = lambda d: d["h"] == 1 and d["w"] == 1  # noqa: E731
     if (p["padding"]["w"] == 0 and p["padding"]["h"] == 0 and f["w"] == 1 and f["h"] == 1
             and one(p["dilation"]) and f["c"] == i["c"]):
-        return "arm_convolve_1x1_s8_fast" if one(p["stride"]) else "arm_convolve_1x1_s8"
+        return f"arm_convolve_1x1_{t}_fast" if one(p["stride"]) else f"arm_convolve_1x1_{t}"
     if (i["h"] == 1 and p["dilation"]["w"] == 1 and f["h"] == 1
             and (p["stride"]["w"] * i["c"]) % 4 == 0 and i["c"] == f["c"]):
-        return "arm_convolve_1_x_n_s8"
-    return "arm_convolve_s8"
+        return f"arm_convolve_1_x_n_{t}"
+    return f"arm_convolve_{t}"
 
 
 def _shape(variant, size, rng):
@@ -136,19 +146,20 @@ def _shape(variant, size, rng):
 def random_case(family, variant, size, rng):
     """A conv case in the vectors' schema (arrays and parameters; no output_ref)."""
     for _ in range(1000):
-        n, groups, ih, iw, ic, oc, kh, kw, sh, sw, ph, pw, dh, dw = _shape(variant, size, rng)
+        n, groups, ih, iw, ic, oc, kh, kw, sh, sw, ph, pw, dh, dw = _shape(
+            _SHAPE_OF.get(variant, variant), size, rng)
         oh, ow = conv_out(ih, kh, sh, ph, dh), conv_out(iw, kw, sw, pw, dw)
         fc = ic // groups
         macs = n * oh * ow * oc * kh * kw * fc
-        if oh >= 1 and ow >= 1 and macs <= MAC_BUDGET:
+        if oh >= 1 and ow >= 1 and macs <= MAC_BUDGET[family]:
             break
     else:
-        raise RuntimeError(f"no {variant}/{size} conv shape within {MAC_BUDGET} MACs")
+        raise RuntimeError(f"no {variant}/{size} conv shape within {MAC_BUDGET[family]} MACs")
     mult, shift = per_channel(rng, oc, kh * kw * fc)
     # never a NULL bias with groups: arm_convolve_s8 (99f736a) advances bias_data_ptr per group
     # even when it is NULL, and the second group then reads a "bias" from address 4 * ch/group
     bias_null = bool(rng.random() < 0.15) and groups == 1
-    return {
+    case = {
         "groups": groups,
         "input_dims": {"n": n, "h": ih, "w": iw, "c": ic},
         "filter_dims": {"n": oc, "h": kh, "w": kw, "c": fc},
@@ -164,6 +175,21 @@ def random_case(family, variant, size, rng):
         "output_mult": mult,
         "output_shift": shift,
     }
+    if family == "conv_s16":
+        int32_bias = variant == "int32_bias"
+        case["conv_params"].update(input_offset=0, output_offset=0,
+                                   activation=activation(rng, -32768, 32767))
+        case["input"] = ints(rng, -16384, 16383, len(case["input"]))
+        case["bias"] = [0] * oc if bias_null else (
+            ints(rng, -5000, 5000, oc) if int32_bias else ints(rng, -100000, 100000, oc))
+        case["bias_is_int32"] = int32_bias
+        case["dtype"] = {"input": "int16", "weights": "int8",
+                         "bias": "int32" if int32_bias else "int64", "output": "int16"}
+    elif family == "conv_s4":
+        case["weights"] = ints(rng, -7, 7, len(case["weights"]))
+        case["weights_packed_int4"] = pack_int4(case["weights"])
+        case["dtype"] = {"input": "int8", "weights": "int4", "bias": "int32", "output": "int8"}
+    return case
 
 
 def shape_tag(case):

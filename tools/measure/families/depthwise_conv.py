@@ -3,7 +3,7 @@ wrappers and every kernel they dispatch to, each with its own `*_get_buffer_size
 from ..cgen import (EvalTensor, Output, act, array, buffer, cmsis_harness, dims, need,
                     scratch, tflm_op_harness, tile)
 from ._common import (TFLM_KERNELS, activation, also_of, bias_ref, conv_out, dim, dtype_of, ints,
-                      packed_weights, per_channel, ref_conv_op_data, ref_padding)
+                      pack_int4, packed_weights, per_channel, ref_conv_op_data, ref_padding)
 
 FAMILIES = ("depthwise_conv", "depthwise_conv_s16", "depthwise_conv_s4")
 WRAPPER = {"depthwise_conv": "arm_depthwise_conv_wrapper_s8",
@@ -69,15 +69,29 @@ def harness(case, function=None, also=None):
 # every branch of arm_depthwise_conv_wrapper_s8 (non-MVE): 3x3 (any stride), opt (ch_mult 1,
 # other filters or padding > 1), generic (ch_mult > 1, batches > 1, dilation > 1)
 VARIANTS = {"depthwise_conv": ("3x3", "opt", "generic_mult", "generic_batch",
-                               "generic_dilation")}
-MAC_BUDGET = {"3x3": 8_000, "opt": 8_000}   # the generic kernel: about 28 instructions a MAC
+                               "generic_dilation"),
+            # s16: arm_depthwise_conv_fast_s16 (ch_mult 1, no dilation; batches allowed) or
+            # arm_depthwise_conv_s16
+            "depthwise_conv_s16": ("fast", "fast_batch", "generic_mult", "generic_dilation"),
+            # s4: arm_depthwise_conv_s4_opt (ch_mult 1, batch 1, no dilation) or _s4
+            "depthwise_conv_s4": ("opt", "generic_mult", "generic_batch", "generic_dilation")}
+_SHAPE_OF = {"fast": "opt", "fast_batch": "generic_batch"}
+MAC_BUDGET = {"3x3": 8_000, "opt": 8_000, "fast": 8_000}   # generic kernels: ~28 instructions a MAC
 GENERIC_MAC_BUDGET = 3_500
 
 
 def dispatch(case):
-    """arm_depthwise_conv_wrapper_s8's choice on a non-MVE build (vectors README rule)."""
+    """The wrapper's choice on a non-MVE build (vectors README rule for s8; the s16 and s4
+    wrappers' conditions)."""
     i, f, p = case["input_dims"], case["filter_dims"], case["dw_conv_params"]
-    if p["ch_mult"] == 1 and i["n"] == 1 and p["dilation"]["w"] == 1 and p["dilation"]["h"] == 1:
+    no_dilation = p["dilation"]["w"] == 1 and p["dilation"]["h"] == 1
+    if case["family"] == "depthwise_conv_s16":
+        fast = p["ch_mult"] == 1 and no_dilation and f["w"] * f["h"] < 512
+        return "arm_depthwise_conv_fast_s16" if fast else "arm_depthwise_conv_s16"
+    if case["family"] == "depthwise_conv_s4":
+        opt = p["ch_mult"] == 1 and i["n"] == 1 and no_dilation
+        return "arm_depthwise_conv_s4_opt" if opt else "arm_depthwise_conv_s4"
+    if p["ch_mult"] == 1 and i["n"] == 1 and no_dilation:
         if f["w"] == 3 and f["h"] == 3 and p["padding"]["h"] <= 1 and p["padding"]["w"] <= 1:
             return "arm_depthwise_conv_3x3_s8"
         return "arm_depthwise_conv_s8_opt"
@@ -116,10 +130,15 @@ def _shape(variant, size, rng):
 
 
 def random_case(family, variant, size, rng):
-    """A depthwise case in the vectors' schema (arrays and parameters; no output_ref)."""
     budget = MAC_BUDGET.get(variant, GENERIC_MAC_BUDGET)
+    # arm_depthwise_conv_s4 (99f736a) indexes the packed filter wrongly for an odd input channel
+    # count (its odd-channel branch): its output then differs from TFLM's, so the generic s4
+    # cases get even channel counts
+    even = family == "depthwise_conv_s4" and variant.startswith("generic")
     for _ in range(1000):
-        n, mult, ih, iw, ic, kh, kw, sh, sw, ph, pw, dh, dw = _shape(variant, size, rng)
+        n, mult, ih, iw, ic, kh, kw, sh, sw, ph, pw, dh, dw = _shape(
+            _SHAPE_OF.get(variant, variant), size, rng)
+        ic += ic % 2 if even else 0
         oh, ow, oc = conv_out(ih, kh, sh, ph, dh), conv_out(iw, kw, sw, pw, dw), ic * mult
         if oh >= 1 and ow >= 1 and n * oh * ow * oc * kh * kw <= budget:
             break
@@ -127,7 +146,7 @@ def random_case(family, variant, size, rng):
         raise RuntimeError(f"no {variant}/{size} depthwise shape within {budget} MACs")
     m, shift = per_channel(rng, oc, kh * kw)
     bias_null = bool(rng.random() < 0.15)
-    return {
+    case = {
         "input_dims": {"n": n, "h": ih, "w": iw, "c": ic},
         "filter_dims": {"n": 1, "h": kh, "w": kw, "c": oc},
         "output_dims": {"n": n, "h": oh, "w": ow, "c": oc},
@@ -142,6 +161,17 @@ def random_case(family, variant, size, rng):
         "output_mult": m,
         "output_shift": shift,
     }
+    if family == "depthwise_conv_s16":
+        case["dw_conv_params"].update(input_offset=0, output_offset=0,
+                                      activation=activation(rng, -32768, 32767))
+        case["input"] = ints(rng, -16384, 16383, len(case["input"]))
+        case["bias"] = [0] * oc if bias_null else ints(rng, -100000, 100000, oc)
+        case["dtype"] = {"input": "int16", "weights": "int8", "bias": "int64", "output": "int16"}
+    elif family == "depthwise_conv_s4":
+        case["weights"] = ints(rng, -7, 7, len(case["weights"]))
+        case["weights_packed_int4"] = pack_int4(case["weights"])
+        case["dtype"] = {"input": "int8", "weights": "int4", "bias": "int32", "output": "int8"}
+    return case
 
 
 def shape_tag(case):

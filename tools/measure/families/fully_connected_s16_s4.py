@@ -1,6 +1,7 @@
 """Fully connected with int16 activations (int64 bias) and with packed int4 weights."""
 from ..cgen import Output, act, array, buffer, cmsis_harness, dims, need, scratch
-from ._common import bias_ref, dtype_of, packed_weights
+from ._common import (activation, bias_ref, dtype_of, ints, out_shift, pack_int4,
+                      packed_weights)
 
 FAMILIES = ("fully_connected_s16", "fully_connected_s4")
 
@@ -33,3 +34,53 @@ def harness(case, function=None, also=None):
     calls = {entry: (scratch(size), f"{entry}(&ctx, &fc_params, &quant_params, &input_dims, input, "
                      f"&filter_dims, weights, &bias_dims, {bias_ref(case)}, &output_dims, {{out}})")}
     return cmsis_harness(case, entry, decls, calls, [Output("output", t, n_out)], ())
+
+
+# --- random cases -----------------------------------------------------------------------------
+VARIANTS = {"fully_connected_s16": ("per_tensor", "batched"),
+            "fully_connected_s4": ("per_tensor", "batched", "odd_weights")}
+MAC_BUDGET = 12_000
+
+
+def random_case(family, variant, size, rng):
+    """An int16 or int4-weight fully connected case (no output_ref)."""
+    for _ in range(1000):
+        if size == "tiny":
+            depth, out = int(rng.integers(1, 4)), int(rng.integers(1, 4))
+        elif size == "odd":
+            depth, out = int(rng.integers(1, 50)) * 2 + 1, int(rng.choice([3, 5, 7, 9, 11, 13]))
+        else:
+            depth, out = int(rng.integers(16, 257)), int(rng.integers(8, 41))
+        if variant == "odd_weights" and depth * out % 2 == 0:
+            continue
+        batches = int(rng.integers(2, 4)) if variant == "batched" else 1
+        if batches * depth * out <= MAC_BUDGET:
+            break
+    s16 = family == "fully_connected_s16"
+    bias_null = bool(rng.random() < 0.15)
+    case = {
+        "input_dims": {"n": batches, "h": 1, "w": 1, "c": depth},
+        "filter_dims": {"n": depth, "h": 1, "w": 1, "c": out},
+        "output_dims": {"n": batches, "h": 1, "w": 1, "c": out},
+        "fc_params": {"input_offset": 0 if s16 else int(rng.integers(-127, 129)),
+                      "filter_offset": 0, "output_offset": 0 if s16 else int(rng.integers(-128, 128)),
+                      "activation": activation(rng, -32768, 32767) if s16 else activation(rng)},
+        "quant_params": {"per_channel": False, "multiplier": int(rng.integers(1 << 30, 1 << 31)),
+                         "shift": out_shift(rng, depth)},
+        "bias_is_null": bias_null,
+        "input": ints(rng, -16384, 16383, batches * depth) if s16 else ints(rng, -128, 127, batches * depth),
+    }
+    if s16:
+        case["weights"] = ints(rng, -127, 127, depth * out)
+        case["bias"] = [0] * out if bias_null else ints(rng, -100000, 100000, out)
+        case["dtype"] = {"input": "int16", "weights": "int8", "bias": "int64", "output": "int16"}
+    else:
+        case["weights"] = ints(rng, -7, 7, depth * out)
+        case["weights_packed_int4"] = pack_int4(case["weights"])
+        case["bias"] = [0] * out if bias_null else ints(rng, -5000, 5000, out)
+        case["dtype"] = {"input": "int8", "weights": "int4", "bias": "int32", "output": "int8"}
+    return case
+
+
+def shape_tag(case):
+    return f"b{case['input_dims']['n']}_{case['filter_dims']['n']}x{case['output_dims']['c']}"
