@@ -1,5 +1,6 @@
 """Average and max pooling, int8 and int16."""
 from ..cgen import Output, act, array, buffer, cmsis_harness, dims, need, scratch, tile
+from ._common import activation, conv_out, dim, ints
 
 FAMILIES = ("avgpool", "avgpool_s16", "maxpool", "maxpool_s16")
 _ENTRY = {"avgpool": "arm_avgpool_s8", "avgpool_s16": "arm_avgpool_s16",
@@ -26,3 +27,51 @@ def harness(case, function=None, also=None):
     calls = {entry: (scratch(size), f"{entry}(&ctx, &pool_params, &input_dims, input, &filter_dims, "
                                     f"&output_dims, {{out}})")}
     return cmsis_harness(case, entry, decls, calls, [Output("output", t, n_out)], ())
+
+
+# --- random cases -----------------------------------------------------------------------------
+# VALID and SAME windows, a global pool (the window is the whole input), batches
+VARIANTS = {fam: ("valid", "same", "global", "batched") for fam in FAMILIES}
+WORK_BUDGET = 6_000      # output elements x window taps
+
+
+def random_case(family, variant, size, rng):
+    """A pooling case in the vectors' schema (no output_ref)."""
+    s16 = family.endswith("_s16")
+    for _ in range(1000):
+        n = int(rng.integers(2, 4)) if variant == "batched" else 1
+        ih, iw, c = dim(rng, size, 12), dim(rng, size, 12), dim(rng, size, 24)
+        kh, kw = int(rng.integers(1, 4)), int(rng.integers(1, 4))
+        sh, sw = int(rng.integers(1, 4)), int(rng.integers(1, 4))
+        ph = pw = 0
+        if variant == "same":
+            kh, kw = int(rng.integers(2, 5)), int(rng.integers(2, 5))
+            sh, sw = int(rng.integers(1, 3)), int(rng.integers(1, 3))
+            ph, pw = int(rng.integers(0, (kh - 1) // 2 + 1)), int(rng.integers(0, (kw - 1) // 2 + 1))
+        elif variant == "global":
+            kh, kw, sh, sw = ih, iw, 1, 1
+        if kh > ih + 2 * ph or kw > iw + 2 * pw:
+            continue
+        oh, ow = conv_out(ih, kh, sh, ph, 1), conv_out(iw, kw, sw, pw, 1)
+        if n * oh * ow * c * kh * kw <= WORK_BUDGET:
+            break
+    lo, hi = (-32768, 32767) if s16 else (-128, 127)
+    data_lo, data_hi = (-16384, 16383) if s16 else (-128, 127)
+    case = {
+        "input_dims": {"n": n, "h": ih, "w": iw, "c": c},
+        "filter_dims": {"n": 1, "h": kh, "w": kw, "c": 1},
+        "output_dims": {"n": n, "h": oh, "w": ow, "c": c},
+        "pool_params": {"stride": {"h": sh, "w": sw}, "padding": {"h": ph, "w": pw},
+                        "activation": activation(rng, lo, hi)},
+        "tflite_padding": "SAME" if ph or pw else "VALID",
+        "input": ints(rng, data_lo, data_hi, n * ih * iw * c),
+    }
+    if s16:
+        case["dtype"] = {"input": "int16", "output": "int16"}
+    return case
+
+
+def shape_tag(case):
+    i, f, p = case["input_dims"], case["filter_dims"], case["pool_params"]
+    return (f"{i['n']}x{i['h']}x{i['w']}x{i['c']}_k{f['h']}x{f['w']}"
+            f"_s{p['stride']['h']}{p['stride']['w']}_p{p['padding']['h']}{p['padding']['w']}")
