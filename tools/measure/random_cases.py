@@ -18,6 +18,7 @@ from pathlib import Path
 import numpy as np
 
 from .builds import CMSIS_NN_COMMIT
+from .cgen import CaseError
 from .families import by_family, harness_for
 from .families._common import SIZES
 from .measure import DEFAULT_BUILDS, measure_case
@@ -63,14 +64,17 @@ def make_case(family, index, seed, builds):
     size = SIZES[(index // len(variants)) % len(SIZES)]
     rng = np.random.default_rng([seed, index])
     body = mod.random_case(family, variant, size, rng)
-    entry = body.pop("function", None) or getattr(mod, "WRAPPER", {}).get(family) or \
-        harness_for({**body, "family": family, "case": "?"}).entry
+    entry = body.pop("function", None) or harness_for({**body, "family": family, "case": "?"}).entry
     validated = [entry]
     dispatched = mod.dispatch({**body, "family": family}) if hasattr(mod, "dispatch") else None
-    if dispatched:
-        validated.append(dispatched)
-    elif entry == "arm_fully_connected_wrapper_s8":
-        validated.append("arm_fully_connected_s8")
+    kernel = dispatched or ("arm_fully_connected_s8" if entry == "arm_fully_connected_wrapper_s8"
+                            else None)
+    try:   # the dispatched kernel is validated too when it takes the entry point's arguments
+        if kernel and kernel != entry:
+            harness_for({**body, "family": family, "case": "?"}, entry, [kernel])
+            validated.append(kernel)
+    except CaseError:
+        pass
     case = {"schema_version": 1, "case": f"{case_name(mod, family, variant, size, body)}_s{seed}_{index:02d}",
             "family": family, "function": entry, "functions_validated": validated,
             "source": {"repository": "ARM-software/CMSIS-NN", "commit": CMSIS_NN_COMMIT,

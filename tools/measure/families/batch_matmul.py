@@ -1,6 +1,7 @@
 """Batch matmul, int8 and int16: lhs `input` [batch, height, M, K], rhs stored transposed in
 `input2` [batch, height, N, K], as the unit tests pass them."""
 from ..cgen import Output, act, array, buffer, cmsis_harness, dims, need, scratch
+from ._common import activation, dim, ints, out_shift
 
 FAMILIES = ("batch_matmul", "batch_matmul_s16")
 
@@ -30,3 +31,47 @@ def harness(case, function=None, also=None):
     calls = {entry: (scratch(size), f"{entry}(&ctx, &bmm_params, &quant_params, &lhs_dims, input, "
                                     f"&rhs_dims, input2, &output_dims, {{out}})")}
     return cmsis_harness(case, entry, decls, calls, [Output("output", t, n)], ())
+
+
+# --- random cases -----------------------------------------------------------------------------
+VARIANTS = {fam: ("single", "batched", "broadcast_lhs", "broadcast_rhs") for fam in FAMILIES}
+MAC_BUDGET = 16_000
+
+
+def random_case(family, variant, size, rng):
+    """A batch-matmul case: lhs [B, H, M, K] in `input`, rhs transposed [B, H, N, K] in
+    `input2` (no output_ref)."""
+    s16 = family == "batch_matmul_s16"
+    for _ in range(1000):
+        b, h = (1, 1) if variant == "single" else (int(rng.integers(1, 3)), int(rng.integers(1, 4)))
+        m, n, k = dim(rng, size, 16), dim(rng, size, 16), dim(rng, size, 32)
+        lb, lh, rb, rh = b, h, b, h
+        if variant == "broadcast_lhs":
+            lb, lh = 1, 1
+        elif variant == "broadcast_rhs":
+            rb, rh = 1, 1
+        if b * h * m * n * k <= MAC_BUDGET:
+            break
+    lo, hi = (-16384, 16383) if s16 else (-128, 127)
+    case = {
+        "bmm_params": {"adj_x": False, "adj_y": False, "fc_params": {
+            "input_offset": 0 if s16 else int(rng.integers(-127, 129)),
+            "filter_offset": 0 if s16 else int(rng.integers(-127, 129)),
+            "output_offset": 0 if s16 else int(rng.integers(-128, 128)),
+            "activation": activation(rng, -32768, 32767) if s16 else activation(rng)}},
+        "quant_params": {"multiplier": int(rng.integers(1 << 30, 1 << 31)),
+                         "shift": out_shift(rng, k) - (14 if s16 else 0)},
+        "input_lhs_dims": {"n": lb, "h": lh, "w": m, "c": k},
+        "input_rhs_dims": {"n": rb, "h": rh, "w": n, "c": k},
+        "output_dims": {"n": b, "h": h, "w": m, "c": n},
+        "input": ints(rng, lo, hi, lb * lh * m * k),
+        "input2": ints(rng, lo, hi, rb * rh * n * k),
+    }
+    if s16:
+        case["dtype"] = {"input": "int16", "input2": "int16", "output_ref": "int16"}
+    return case
+
+
+def shape_tag(case):
+    l, r = case["input_lhs_dims"], case["input_rhs_dims"]
+    return f"l{l['n']}x{l['h']}x{l['w']}x{l['c']}_r{r['n']}x{r['h']}x{r['w']}"

@@ -6,6 +6,7 @@ bias), hidden_effective_bias = arm_vector_sum_s8(hidden weights, lhs_offset =
 -output_offset) (`_s8_s64` for int16).  temp1, temp2 and cell_state are batch * hidden int16
 buffers; the hidden state is NULL unless the case gives `hidden_state_init`."""
 from ..cgen import CaseError, Output, array, buffer, cmsis_harness, need
+from ._common import dim, ints
 
 FAMILIES = ("lstm", "lstm_s16")
 GATES = ("forget", "input", "cell", "output")
@@ -58,3 +59,53 @@ def harness(case, function=None, also=None):
               f"buffers.hidden_state = {'hidden_state' if hidden is not None else 'NULL'};"]
     calls = {entry: ("\n    ".join(setup), f"{entry}(input, {{out}}, &params, &buffers)")}
     return cmsis_harness(case, entry, decls, calls, [Output("output", t, n_out)], ())
+
+
+# --- random cases -----------------------------------------------------------------------------
+# batch 1, several batches time-major and batch-major; gate scales as the reference cases draw
+# them (multipliers in [2^30, 2^31), shifts in [-10, -1]), the cell rescales from
+# cell_scale_power as TFLite derives them
+VARIANTS = {fam: ("one_batch", "batched_time_major", "batched_batch_major") for fam in FAMILIES}
+WORK_BUDGET = 16_000     # time x batch x 4 gates x hidden x (input + hidden)
+
+
+def random_case(family, variant, size, rng):
+    """An LSTM case (no output_ref; zero initial state)."""
+    s16 = family == "lstm_s16"
+    for _ in range(1000):
+        nb = 1 if variant == "one_batch" else int(rng.integers(2, 4))
+        nt, ni, nh = int(rng.integers(1, 6)), dim(rng, size, 24), dim(rng, size, 24)
+        if nt * nb * 4 * nh * (ni + nh) <= WORK_BUDGET:
+            break
+    csp = int(rng.integers(-15, -9))
+    gates = {}
+    for g in GATES:
+        gates[f"{g}_gate"] = {
+            "input_multiplier": int(rng.integers(1 << 30, 1 << 31)),
+            "input_shift": int(rng.integers(-10, 0)),
+            "hidden_multiplier": int(rng.integers(1 << 30, 1 << 31)),
+            "hidden_shift": int(rng.integers(-10, 0)),
+            "activation_type": "ARM_TANH" if g == "cell" else "ARM_SIGMOID"}
+    params = {"time_major": variant != "batched_batch_major", "batch_size": nb, "time_steps": nt,
+              "input_size": ni, "hidden_size": nh,
+              "input_offset": 0 if s16 else int(rng.integers(-127, 129)),
+              "forget_to_cell_multiplier": 1 << 30, "forget_to_cell_shift": -14,
+              "input_to_cell_multiplier": 1 << 30, "input_to_cell_shift": -29 - csp,
+              "cell_clip": 32767, "cell_scale_power": csp,
+              "output_multiplier": int(rng.integers(1 << 30, 1 << 31)),
+              "output_shift": int(rng.integers(-20, -17) if s16 else rng.integers(-23, -20)),
+              "output_offset": 0 if s16 else int(rng.integers(-128, 128)), **gates}
+    case = {"lstm_params": params, "hidden_state_is_null": True,
+            "input": ints(rng, -16384, 16383, nt * nb * ni) if s16 else ints(rng, -128, 127, nt * nb * ni)}
+    for g in GATES:
+        case[f"{g}_gate_input_weights"] = ints(rng, -127, 127, nh * ni)
+        case[f"{g}_gate_hidden_weights"] = ints(rng, -127, 127, nh * nh)
+        case[f"{g}_gate_bias"] = ints(rng, -100000, 100000, nh) if s16 else ints(rng, -5000, 5000, nh)
+    if s16:
+        case["dtype"] = {"input": "int16", "weights": "int8", "bias": "int64", "output": "int16"}
+    return case
+
+
+def shape_tag(case):
+    p = case["lstm_params"]
+    return f"t{p['time_steps']}_b{p['batch_size']}_i{p['input_size']}_h{p['hidden_size']}"

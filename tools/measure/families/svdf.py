@@ -6,6 +6,7 @@ ctx (arm_svdf_s8 only) gets `arm_svdf_s8_get_buffer_size`.  A case with `num_ste
 kernel once per input block in the one counted run (the unit tests' sequence); the counts
 cover all the calls and `output_ref` is the last one's."""
 from ..cgen import CaseError, Output, act, array, buffer, cmsis_harness, need
+from ._common import activation, dim, ints, out_shift
 
 FAMILIES = ("svdf", "svdf_state_s16")
 
@@ -77,3 +78,55 @@ def harness(case, function=None, also=None):
     return cmsis_harness(case, entry, decls, calls,
                          [Output("output", "int8", n_out),
                           Output("state", st, len(case["state"]), field="state_ref")], ())
+
+
+# --- random cases -----------------------------------------------------------------------------
+VARIANTS = {fam: ("rank1", "rank2", "batched", "steps") for fam in FAMILIES}
+WORK_BUDGET = 12_000     # batches x features x (input + time)
+
+
+def random_case(family, variant, size, rng):
+    """An SVDF case (the measured schema's dims; no output_ref / state_ref)."""
+    s16 = family == "svdf_state_s16"
+    for _ in range(1000):
+        batches = int(rng.integers(2, 4)) if variant == "batched" else 1
+        rank = 2 if variant == "rank2" else 1
+        units = dim(rng, size, 24)
+        features, in_size, time = rank * units, dim(rng, size, 64), dim(rng, size, 16)
+        if batches * features * (in_size + time) <= WORK_BUDGET:
+            break
+    steps = 2 if variant == "steps" else 1
+    st_lo, st_hi = (-32768, 32767) if s16 else (-128, 127)
+    state_range = (-16384, 16383) if s16 else (-128, 127)
+    case = {
+        "input_dims": {"n": batches, "h": in_size, "w": 1, "c": 1},
+        "state_dims": {"n": batches, "h": features, "w": time, "c": 1},
+        "weights_feature_dims": {"n": features, "h": in_size, "w": 1, "c": 1},
+        "weights_time_dims": {"n": features, "h": time, "w": 1, "c": 1},
+        "bias_dims": {"n": units, "h": 1, "w": 1, "c": 1},
+        "output_dims": {"n": batches, "h": units, "w": 1, "c": 1},
+        "svdf_params": {"rank": rank, "input_offset": 0 if s16 else int(rng.integers(-128, 128)),
+                        "output_offset": int(rng.integers(-128, 128)),
+                        "input_activation": {"min": st_lo, "max": st_hi},
+                        "output_activation": activation(rng)},
+        "input_quant_params": {"multiplier": int(rng.integers(1 << 30, 1 << 31)),
+                               "shift": out_shift(rng, in_size) + (7 if s16 else 0)},
+        "output_quant_params": {"multiplier": int(rng.integers(1 << 30, 1 << 31)),
+                                "shift": out_shift(rng, time) - (14 if s16 else 0)},
+        "bias_is_null": False,
+        "input": ints(rng, -128, 127, steps * batches * in_size),
+        "state": ints(rng, *state_range, batches * features * time),
+        "weights_feature": ints(rng, -127, 127, features * in_size),
+        "weights_time": ints(rng, *state_range, features * time),
+        "bias": ints(rng, -5000, 5000, units),
+    }
+    if steps > 1:
+        case["num_steps"] = steps
+    if s16:
+        case["dtype"] = {"input": "int8", "state": "int16", "weights_time": "int16", "output": "int8"}
+    return case
+
+
+def shape_tag(case):
+    return (f"b{case['input_dims']['n']}_i{case['input_dims']['h']}_f{case['weights_feature_dims']['n']}"
+            f"_t{case['weights_time_dims']['h']}_r{case['svdf_params']['rank']}")

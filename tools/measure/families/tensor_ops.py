@@ -1,5 +1,8 @@
 """Data movement and comparison: transpose, pad, maximum, minimum (int8)."""
+import numpy as np
+
 from ..cgen import CaseError, Output, array, buffer, cmsis_harness, dims, need, scratch
+from ._common import dim, ints
 
 FAMILIES = ("transpose", "pad", "maximum", "minimum")
 
@@ -49,3 +52,73 @@ def harness(case, function=None, also=None):
         raise CaseError(f"{case.get('case', '?')}: family {fam!r}")
     return cmsis_harness(case, entry, decls, {entry: (scratch(None), call)},
                          [Output("output", "int8", n)], ())
+
+
+# --- random cases -----------------------------------------------------------------------------
+VARIANTS = {"transpose": ("2d", "3d", "4d"),
+            "pad": ("hw", "channels", "all_dims"),
+            "maximum": ("same_shape", "broadcast_c", "broadcast_hw", "broadcast_batch", "scalar"),
+            "minimum": ("same_shape", "broadcast_c", "broadcast_hw", "broadcast_batch", "scalar")}
+MAX_ELEMENTS = 3_000
+
+
+def _dims(rng, size, k):
+    return [dim(rng, size, 12) for _ in range(k)]
+
+
+def random_case(family, variant, size, rng):
+    """A transpose / pad / maximum / minimum case (vectors' schema; no output_ref)."""
+    keys = "nhwc"
+    for _ in range(1000):
+        if family == "transpose":
+            rank = int(variant[0])
+            shape = _dims(rng, size, rank)
+            perm = list(range(rank))
+            while perm == list(range(rank)):
+                perm = [int(p) for p in rng.permutation(rank)]
+            if int(np.prod(shape)) > MAX_ELEMENTS:
+                continue
+            out = [shape[p] for p in perm]
+            pad0 = lambda d: {k: (d[i] if i < rank else 0) for i, k in enumerate(keys)}  # noqa: E731
+            return {"input_dims": pad0(shape), "output_dims": pad0(out),
+                    "transpose_params": {"num_dims": rank, "permutations": perm},
+                    "input": ints(rng, -128, 127, int(np.prod(shape)))}
+        if family == "pad":
+            shape = [int(rng.integers(1, 3))] + _dims(rng, size, 3)
+            pads = {"hw": "hw", "channels": "c", "all_dims": "nhwc"}[variant]
+            pre = {k: int(rng.integers(0, 3)) if k in pads else 0 for k in keys}
+            post = {k: int(rng.integers(0, 3)) if k in pads else 0 for k in keys}
+            if pre == post == {k: 0 for k in keys}:
+                pre[pads[-1]] = 1
+            size_out = int(np.prod([shape[i] + pre[k] + post[k] for i, k in enumerate(keys)]))
+            if size_out > MAX_ELEMENTS:
+                continue
+            return {"input_dims": dict(zip(keys, shape)), "pre_pad": pre, "post_pad": post,
+                    "output_dims": {k: shape[i] + pre[k] + post[k] for i, k in enumerate(keys)},
+                    "pad_value": int(rng.integers(-128, 128)),
+                    "input": ints(rng, -128, 127, int(np.prod(shape)))}
+        out = [int(rng.integers(1, 3))] + _dims(rng, size, 3)
+        a, b = list(out), list(out)
+        if variant == "broadcast_c":
+            b[3] = 1
+        elif variant == "broadcast_hw":
+            a[1] = a[2] = 1
+        elif variant == "broadcast_batch":
+            out[0] = a[0] = 2
+            b[0] = 1
+        elif variant == "scalar":
+            b = [1, 1, 1, 1]
+        if rng.random() < 0.5:
+            a, b = b, a
+        if int(np.prod(out)) > MAX_ELEMENTS:
+            continue
+        return {"input_1_dims": dict(zip(keys, a)), "input_2_dims": dict(zip(keys, b)),
+                "output_dims": dict(zip(keys, out)),
+                "input": ints(rng, -128, 127, int(np.prod(a))),
+                "input2": ints(rng, -128, 127, int(np.prod(b)))}
+    raise RuntimeError(f"no {variant}/{size} {family} shape within {MAX_ELEMENTS} elements")
+
+
+def shape_tag(case):
+    d = case.get("input_dims") or case["output_dims"]
+    return "x".join(str(d[k]) for k in "nhwc" if d.get(k))

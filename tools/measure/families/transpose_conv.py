@@ -3,7 +3,7 @@ through arm_convolve_s8, or arm_transpose_conv_s8) and arm_transpose_conv_s8 its
 gets `arm_transpose_conv_s8_get_buffer_size`, the second context (reversed filter)
 `arm_transpose_conv_s8_get_reverse_conv_buffer_size`, as the unit test allocates them."""
 from ..cgen import Output, act, array, buffer, cmsis_harness, dims, need, tile
-from ._common import also_of, bias_ref
+from ._common import activation, also_of, bias_ref, dim, ints, per_channel
 
 FAMILIES = ("transpose_conv",)
 WRAPPER = "arm_transpose_conv_wrapper_s8"
@@ -41,3 +41,68 @@ def harness(case, function=None, also=None):
     calls = {name: (_SETUP, name + tail) for name in (WRAPPER, "arm_transpose_conv_s8")}
     return cmsis_harness(case, entry, decls, calls, [Output("output", "int8", n_out)],
                          also_of(case, entry, calls, also))
+
+
+# --- random cases -----------------------------------------------------------------------------
+# the wrapper's two paths: arm_transpose_conv_s8 (stride > 2 or at most 16 input channels;
+# SAME and VALID output sizes) and the reverse convolution through arm_convolve_s8
+VARIANTS = {"transpose_conv": ("transpose_same", "transpose_valid", "transpose_stride3",
+                               "reverse_s1", "reverse_s2")}
+MAC_BUDGET = 6_000       # input MACs (the reverse path convolves the upscaled input: x stride^2)
+
+
+def dispatch(case):
+    """arm_transpose_conv_wrapper_s8's choice (non-MVE)."""
+    s, c = case["transpose_conv_params"]["stride"], case["input_dims"]["c"]
+    return "arm_convolve_s8" if s["h"] <= 2 and s["w"] <= 2 and c > 16 else "arm_transpose_conv_s8"
+
+
+def random_case(family, variant, size, rng):
+    """A transpose-conv case (vectors' schema, TFLite output sizes; no output_ref)."""
+    for _ in range(1000):
+        n = int(rng.integers(1, 3))
+        ih, iw = dim(rng, size, 6), dim(rng, size, 6)
+        oc = dim(rng, size, 12)
+        kh, kw = int(rng.integers(1, 5)), int(rng.integers(1, 5))
+        if variant.startswith("reverse"):
+            ic = int(rng.integers(17, 33))
+            s = 1 if variant == "reverse_s1" else 2
+            sh = sw = s
+        else:
+            ic = min(dim(rng, size, 16), 16)
+            sh, sw = int(rng.integers(1, 3)), int(rng.integers(1, 3))
+            if variant == "transpose_stride3":
+                ic, sh = dim(rng, size, 24), 3
+        same = variant != "transpose_valid"
+        if same:
+            oh, ow = ih * sh, iw * sw
+            th, tw = max(kh - sh, 0), max(kw - sw, 0)
+        else:
+            oh, ow = (ih - 1) * sh + kh, (iw - 1) * sw + kw
+            th = tw = 0
+        upscale = sh * sw if variant.startswith("reverse") else 1
+        if n * ih * iw * ic * oc * kh * kw * upscale <= MAC_BUDGET:
+            break
+    m, shift = per_channel(rng, oc, kh * kw * ic)
+    bias_null = bool(rng.random() < 0.15)
+    return {
+        "input_dims": {"n": n, "h": ih, "w": iw, "c": ic},
+        "filter_dims": {"n": oc, "h": kh, "w": kw, "c": ic},
+        "output_dims": {"n": n, "h": oh, "w": ow, "c": oc},
+        "transpose_conv_params": {
+            "input_offset": int(rng.integers(-127, 129)), "output_offset": int(rng.integers(-128, 128)),
+            "stride": {"h": sh, "w": sw}, "padding": {"h": th // 2, "w": tw // 2},
+            "padding_offsets": {"h": th % 2, "w": tw % 2}, "dilation": {"h": 1, "w": 1},
+            "activation": activation(rng)},
+        "bias_is_null": bias_null,
+        "input": ints(rng, -128, 127, n * ih * iw * ic),
+        "weights": ints(rng, -127, 127, oc * kh * kw * ic),
+        "bias": [0] * oc if bias_null else ints(rng, -5000, 5000, oc),
+        "output_mult": m, "output_shift": shift,
+    }
+
+
+def shape_tag(case):
+    i, f, p = case["input_dims"], case["filter_dims"], case["transpose_conv_params"]
+    return (f"{i['n']}x{i['h']}x{i['w']}x{i['c']}_k{f['h']}x{f['w']}_o{f['n']}"
+            f"_s{p['stride']['h']}{p['stride']['w']}")
