@@ -169,11 +169,17 @@ void *_sbrk(int) {{ return reinterpret_cast<void *>(-1); }}
 void DebugLog(const char *, va_list) {{}}   /* TFLM's log sink: only error paths print */
 }}
 
-/* Stands in for TFLM's MicroContextGetEvalTensor / MicroInterpreterContext::GetEvalTensor
-   (harness code: not counted, see README). */
+/* Stand in for TFLM's MicroContextGetEvalTensor / MicroInterpreterContext::GetEvalTensor and
+   GetScratchBuffer (harness code: not counted, see README). */
 extern "C" TfLiteEvalTensor *harness_get_eval_tensor(const TfLiteContext *, int index)
 {{
     return &tensors[index];
+}}
+
+static void *scratch_buffers[4];
+extern "C" void *harness_get_scratch_buffer(TfLiteContext *, int index)
+{{
+    return scratch_buffers[index];
 }}
 """
 
@@ -187,19 +193,25 @@ class EvalTensor:
 
 
 def tflm_op_harness(case, register, includes, decls, tensors, inputs, outputs, op_data, builtin,
-                    out_specs):
+                    out_specs, scratch_sizes=()):
     """A TFLM harness (C++) that runs the operator's real Eval, as the interpreter would: the
     TFLM kernel sources (micro/kernels/*.cc) compiled with the build's flags, the op's
     registration from `register` (e.g. `tflite::Register_CONV_2D()`), a TfLiteNode whose
     user_data is the op data Prepare would have computed (`op_data`: (type, set-up lines)) and
     builtin_data the op options (`builtin`: (type, set-up lines)).  `inputs` / `outputs` are
-    tensor indices (-1: an omitted optional input); `decls` declares the data arrays.  The
+    tensor indices (-1: an omitted optional input); `decls` declares the data arrays;
+    `scratch_sizes` are the scratch buffers Prepare would request (GetScratchBuffer(k)).  The
     count starts at the Eval function."""
     head = TFLM_HEADER.format(includes="".join(f'#include "{h}"\n' for h in includes),
                               n_tensors=len(tensors))
     src = [head, *decls]
     setup = [f"    registration = {register};\n",
-             "    context.GetEvalTensor = harness_get_eval_tensor;\n"]
+             "    context.GetEvalTensor = harness_get_eval_tensor;\n",
+             "    context.GetScratchBuffer = harness_get_scratch_buffer;\n"]
+    offset = 0
+    for k, size in enumerate(scratch_sizes):   # 8-aligned, one after another, after .bss
+        setup.append(f"    scratch_buffers[{k}] = __scratch_start + {offset};\n")
+        offset += (int(size) + 7) // 8 * 8
     for k, t in enumerate(tensors):
         src.append(f"static int dims_{k}[] = {{{len(t.dims)}, {', '.join(str(int(d)) for d in t.dims)}}};\n")
         setup += [f"    tensors[{k}].data.data = (void *){t.symbol if t.symbol else 'nullptr'};\n",

@@ -37,6 +37,14 @@ SOURCES = (
     "tensorflow/lite/micro/kernels/depthwise_conv_common.cc",
     "tensorflow/lite/micro/kernels/fully_connected.cc",
     "tensorflow/lite/micro/kernels/fully_connected_common.cc",
+    "tensorflow/lite/micro/kernels/pooling.cc",
+    "tensorflow/lite/micro/kernels/pooling_common.cc",
+    "tensorflow/lite/micro/kernels/softmax.cc",
+    "tensorflow/lite/micro/kernels/softmax_common.cc",
+    "tensorflow/lite/micro/kernels/add.cc",
+    "tensorflow/lite/micro/kernels/add_common.cc",
+    "tensorflow/lite/micro/kernels/mul.cc",
+    "tensorflow/lite/micro/kernels/mul_common.cc",
 )
 
 

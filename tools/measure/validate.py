@@ -24,6 +24,7 @@ VECTORS = SHARED / "cmsis_nn_vectors"
 MODELS = SHARED / "models"
 # ../shared/models/*/measured.json path -> build
 MODEL_PATHS = {"simd": "dsp_O2", "scalar": "scalar_O2", "reference": "ref_O2"}
+PASSTHROUGH = ("RESHAPE", "SQUEEZE")
 # the interpreter's functions an op's count includes and the harness replaces
 INTERPRETER = ("tflite::MicroInterpreterContext::GetEvalTensor", "tflite::MicroContextGetEvalTensor")
 
@@ -164,11 +165,16 @@ def model_cases(model_dir, n_ops):
     model = load(model_dir / "model.tflite")
     values = {model.inputs[0]: np.load(model_dir / "input_0.npy").astype(int).ravel().tolist()}
     for step in prepare(model)[:n_ops]:
-        if step.family not in by_family() or "input" not in step.inputs:
+        if step.op in PASSTHROUGH:      # the data do not change: nothing to measure
+            values[step.output] = values[next(iter(step.inputs.values()))]
+            continue
+        if step.family not in by_family() or not {"input"} <= set(step.inputs) <= {"input", "input2"}:
             return
         case = _plain(dict(step.case))
         case["case"] = f"{model_dir.name}_op{step.index}_{step.op}"
-        case["input"] = values[step.inputs["input"]]
+        for field, tensor in step.inputs.items():
+            case[field] = values[tensor]
+        case["tflite_shape"] = [int(d) for d in step.output_shape]   # TFLM's glue reads it
         case.pop("function", None)
         outputs = yield step.index, case
         values[step.output] = outputs["output_ref"]

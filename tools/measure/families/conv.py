@@ -1,7 +1,7 @@
 """Convolution, int8 / int16 activations and int8 / packed int4 weights: the wrappers and every
 kernel they dispatch to, each with its own `*_get_buffer_size` for the scratch."""
-from ..cgen import (EvalTensor, Output, act, array, buffer, cmsis_harness, dims, need,
-                    scratch, tflm_op_harness, tile)
+from ..cgen import (TFLM_TYPES, EvalTensor, Output, act, array, buffer, cmsis_harness, dims,
+                    need, scratch, tflm_op_harness, tile)
 from ._common import (TFLM_KERNELS, activation, also_of, bias_ref, conv_out, dim, dtype_of, ints,
                       pack_int4, packed_weights, per_channel, ref_conv_op_data, ref_padding)
 
@@ -204,25 +204,37 @@ def shape_tag(case):
 # --- TFLM reference kernel (ref_O2) -----------------------------------------------------------
 
 
-REF_FAMILIES = ("conv",)
+REF_FAMILIES = FAMILIES
 
 
 def ref_harness(case):
-    """TFLM's CONV_2D Eval (micro/kernels/conv.cc) on the case: int8 input and filter, int32
-    bias, per-channel quantization; it calls reference_integer_ops::ConvPerChannel."""
+    """TFLM's CONV_2D Eval (micro/kernels/conv.cc) on the case, per-channel quantization: int8
+    input and filter -> reference_integer_ops::ConvPerChannel; int16 input ->
+    ConvPerChannel<int64 or int32 accumulator> by the bias type; int4 filter -> unpacked into
+    a scratch buffer (tensor_utils::UnpackDenseInt4IntoInt8), then the int8 kernel."""
+    fam = case["family"]
     need(case, "input_dims", "filter_dims", "output_dims", "conv_params", "input", "weights",
          "bias", "output_mult", "output_shift")
     i, f, o, p = case["input_dims"], case["filter_dims"], case["output_dims"], case["conv_params"]
     n_out = o["n"] * o["h"] * o["w"] * o["c"]
-    decls = [array("input", "int8", case["input"]), array("weights", "int8", case["weights"]),
-             array("bias", "int32", case["bias"]),
+    act_t = "int16" if fam == "conv_s16" else "int8"
+    bias_t = dtype_of(case, "bias", "int64" if fam == "conv_s16" else "int32")
+    if fam == "conv_s16" and "bias_is_int32" in case:
+        bias_t = "int32" if case["bias_is_int32"] else "int64"
+    n_weights = f["n"] * f["h"] * f["w"] * f["c"]
+    weights = packed_weights(case, n_weights) if fam == "conv_s4" else case["weights"]
+    decls = [array("input", act_t, case["input"]), array("weights", "int8", weights),
+             array("bias", bias_t, case["bias"]),
              array("output_mult", "int32", case["output_mult"], const=False),
              array("output_shift", "int32", case["output_shift"], const=False),
-             buffer("output", "int8", n_out)]
-    tensors = [EvalTensor("input", "int8", [i["n"], i["h"], i["w"], i["c"]]),
-               EvalTensor("weights", "int8", [f["n"], f["h"], f["w"], f["c"]]),
-               EvalTensor("bias", "int32", [o["c"]]),
-               EvalTensor("output", "int8", [o["n"], o["h"], o["w"], o["c"]])]
+             buffer("output", act_t, n_out)]
+    tensors = [EvalTensor("input", act_t, [i["n"], i["h"], i["w"], i["c"]]),
+               EvalTensor("weights", "int4" if fam == "conv_s4" else "int8",
+                          [f["n"], f["h"], f["w"], f["c"]]),
+               EvalTensor("bias", bias_t, [o["c"]]),
+               EvalTensor("output", act_t, [o["n"], o["h"], o["w"], o["c"]])]
+    op_data = ref_conv_op_data(p, p["padding"], p["activation"])
+    op_data[1].append("    op_data.filter_buffer_index = 0;\n")
     builtin = ("TfLiteConvParams", [
         f"    builtin.padding = {ref_padding(case, p['padding'], p['stride'])};\n",
         f"    builtin.stride_width = {p['stride']['w']};\n",
@@ -230,8 +242,8 @@ def ref_harness(case):
         "    builtin.activation = kTfLiteActNone;\n",
         f"    builtin.dilation_width_factor = {p['dilation']['w']};\n",
         f"    builtin.dilation_height_factor = {p['dilation']['h']};\n",
-        "    builtin.quantized_bias_type = kTfLiteInt32;\n"])
+        f"    builtin.quantized_bias_type = {TFLM_TYPES[bias_t]};\n"])
     return tflm_op_harness(case, "tflite::Register_CONV_2D()", [TFLM_KERNELS + "conv.h"], decls,
-                           tensors, [0, 1, -1 if case.get("bias_is_null") else 2], [3],
-                           ref_conv_op_data(p, p["padding"], p["activation"]), builtin,
-                           [Output("output", "int8", n_out)])
+                           tensors, [0, 1, -1 if case.get("bias_is_null") else 2], [3], op_data,
+                           builtin, [Output("output", act_t, n_out)],
+                           scratch_sizes=[n_weights] if fam == "conv_s4" else [])

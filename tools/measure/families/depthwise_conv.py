@@ -1,7 +1,7 @@
 """Depthwise convolution, int8 / int16 activations and int8 / packed int4 weights: the
 wrappers and every kernel they dispatch to, each with its own `*_get_buffer_size`."""
-from ..cgen import (EvalTensor, Output, act, array, buffer, cmsis_harness, dims, need,
-                    scratch, tflm_op_harness, tile)
+from ..cgen import (EvalTensor, Output, act, array, buffer, cmsis_harness, dims, need, scratch,
+                    tflm_op_harness, tile)
 from ._common import (TFLM_KERNELS, activation, also_of, bias_ref, conv_out, dim, dtype_of, ints,
                       pack_int4, packed_weights, per_channel, ref_conv_op_data, ref_padding)
 
@@ -186,26 +186,34 @@ def shape_tag(case):
 # --- TFLM reference kernel (ref_O2) -----------------------------------------------------------
 
 
-REF_FAMILIES = ("depthwise_conv",)
+REF_FAMILIES = FAMILIES
 
 
 def ref_harness(case):
-    """TFLM's DEPTHWISE_CONV_2D Eval (micro/kernels/depthwise_conv.cc) on the case: int8
-    input and filter [1, h, w, out_ch], int32 bias; it calls
-    reference_integer_ops::DepthwiseConvPerChannel."""
+    """TFLM's DEPTHWISE_CONV_2D Eval (micro/kernels/depthwise_conv.cc) on the case: filter
+    [1, h, w, out_ch]; int8 -> reference_integer_ops::DepthwiseConvPerChannel, int16 input ->
+    its int16 overload (int64 bias), int4 filter -> unpacked into a scratch buffer first."""
+    fam = case["family"]
     need(case, "input_dims", "filter_dims", "output_dims", "dw_conv_params", "input", "weights",
          "bias", "output_mult", "output_shift")
     i, f, o, p = case["input_dims"], case["filter_dims"], case["output_dims"], case["dw_conv_params"]
     n_out = o["n"] * o["h"] * o["w"] * o["c"]
-    decls = [array("input", "int8", case["input"]), array("weights", "int8", case["weights"]),
-             array("bias", "int32", case["bias"]),
+    act_t = "int16" if fam == "depthwise_conv_s16" else "int8"
+    bias_t = dtype_of(case, "bias", "int64" if fam == "depthwise_conv_s16" else "int32")
+    n_weights = f["h"] * f["w"] * o["c"]
+    weights = packed_weights(case, n_weights) if fam == "depthwise_conv_s4" else case["weights"]
+    decls = [array("input", act_t, case["input"]), array("weights", "int8", weights),
+             array("bias", bias_t, case["bias"]),
              array("output_mult", "int32", case["output_mult"], const=False),
              array("output_shift", "int32", case["output_shift"], const=False),
-             buffer("output", "int8", n_out)]
-    tensors = [EvalTensor("input", "int8", [i["n"], i["h"], i["w"], i["c"]]),
-               EvalTensor("weights", "int8", [1, f["h"], f["w"], o["c"]]),
-               EvalTensor("bias", "int32", [o["c"]]),
-               EvalTensor("output", "int8", [o["n"], o["h"], o["w"], o["c"]])]
+             buffer("output", act_t, n_out)]
+    tensors = [EvalTensor("input", act_t, [i["n"], i["h"], i["w"], i["c"]]),
+               EvalTensor("weights", "int4" if fam == "depthwise_conv_s4" else "int8",
+                          [1, f["h"], f["w"], o["c"]]),
+               EvalTensor("bias", bias_t, [o["c"]]),
+               EvalTensor("output", act_t, [o["n"], o["h"], o["w"], o["c"]])]
+    op_data = ref_conv_op_data(p, p["padding"], p["activation"])
+    op_data[1].append("    op_data.filter_buffer_index = 0;\n")
     builtin = ("TfLiteDepthwiseConvParams", [
         f"    builtin.padding = {ref_padding(case, p['padding'], p['stride'])};\n",
         f"    builtin.stride_width = {p['stride']['w']};\n",
@@ -216,6 +224,6 @@ def ref_harness(case):
         f"    builtin.dilation_height_factor = {p['dilation']['h']};\n"])
     return tflm_op_harness(case, "tflite::Register_DEPTHWISE_CONV_2D()",
                            [TFLM_KERNELS + "depthwise_conv.h"], decls, tensors,
-                           [0, 1, -1 if case.get("bias_is_null") else 2], [3],
-                           ref_conv_op_data(p, p["padding"], p["activation"]), builtin,
-                           [Output("output", "int8", n_out)])
+                           [0, 1, -1 if case.get("bias_is_null") else 2], [3], op_data, builtin,
+                           [Output("output", act_t, n_out)],
+                           scratch_sizes=[n_weights] if fam == "depthwise_conv_s4" else [])

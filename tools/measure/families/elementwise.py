@@ -1,6 +1,6 @@
 """Element-wise add and multiply, int8 and int16 (`input` and `input2` are the two vectors)."""
-from ..cgen import Output, array, buffer, cmsis_harness, need, scratch
-from ._common import activation, ints
+from ..cgen import EvalTensor, Output, array, buffer, cmsis_harness, need, scratch, tflm_op_harness
+from ._common import TFLM_KERNELS, activation, ints
 
 FAMILIES = ("elementwise_add", "elementwise_add_s16", "elementwise_mul", "elementwise_mul_s16")
 _ARGS = {
@@ -69,3 +69,50 @@ def random_case(family, variant, size, rng):
 
 def shape_tag(case):
     return str(case["block_size"])
+
+
+# --- TFLM reference kernels (ref_O2) ----------------------------------------------------------
+REF_FAMILIES = FAMILIES
+
+
+def ref_harness(case):
+    """TFLM's ADD / MUL Eval (micro/kernels/add.cc, mul.cc) with the op data their Prepare
+    computes (no broadcast); tensor shape: the case's `tflite_shape` if given, else
+    {block_size}."""
+    fam = case["family"]
+    t = "int16" if fam.endswith("_s16") else "int8"
+    n = case["block_size"]
+    shape = case.get("tflite_shape", [n])
+    decls = [array("input", t, case["input"]), array("input2", t, case["input2"]),
+             buffer("output", t, n)]
+    tensors = [EvalTensor("input", t, shape), EvalTensor("input2", t, shape),
+               EvalTensor("output", t, shape)]
+    act_lines = [f"    op_data.output_activation_min = {case['out_activation_min']};\n",
+                 f"    op_data.output_activation_max = {case['out_activation_max']};\n"]
+    if "add" in fam:
+        op_data = ("tflite::OpDataAdd", act_lines + [
+            "    op_data.requires_broadcast = false;\n",
+            f"    op_data.input1_shift = {case['input_1_shift']};\n",
+            f"    op_data.input2_shift = {case['input_2_shift']};\n",
+            f"    op_data.input1_multiplier = {case['input_1_mult']};\n",
+            f"    op_data.input2_multiplier = {case['input_2_mult']};\n",
+            f"    op_data.output_multiplier = {case['out_mult']};\n",
+            f"    op_data.output_shift = {case['out_shift']};\n",
+            f"    op_data.left_shift = {case['left_shift']};\n",
+            f"    op_data.input1_offset = {case['input_1_offset']};\n",
+            f"    op_data.input2_offset = {case['input_2_offset']};\n",
+            f"    op_data.output_offset = {case['out_offset']};\n"])
+        builtin = ("TfLiteAddParams", ["    builtin.activation = kTfLiteActNone;\n",
+                                       "    builtin.pot_scale_int16 = false;\n"])
+        register, header = "tflite::Register_ADD()", "add.h"
+    else:
+        op_data = ("tflite::OpDataMul", act_lines + [
+            f"    op_data.input1_zero_point = {-case['input_1_offset']};\n",
+            f"    op_data.input2_zero_point = {-case['input_2_offset']};\n",
+            f"    op_data.output_zero_point = {case['out_offset']};\n",
+            f"    op_data.output_multiplier = {case['out_mult']};\n",
+            f"    op_data.output_shift = {case['out_shift']};\n"])
+        builtin = ("TfLiteMulParams", ["    builtin.activation = kTfLiteActNone;\n"])
+        register, header = "tflite::Register_MUL()", "mul.h"
+    return tflm_op_harness(case, register, [TFLM_KERNELS + header], decls, tensors, [0, 1], [2],
+                           op_data, builtin, [Output("output", t, n)])

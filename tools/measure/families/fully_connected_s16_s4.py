@@ -1,6 +1,7 @@
 """Fully connected with int16 activations (int64 bias) and with packed int4 weights."""
-from ..cgen import Output, act, array, buffer, cmsis_harness, dims, need, scratch
-from ._common import (activation, bias_ref, dtype_of, ints, out_shift, pack_int4,
+from ..cgen import (TFLM_TYPES, EvalTensor, Output, act, array, buffer, cmsis_harness, dims, need,
+                    scratch, tflm_op_harness)
+from ._common import (TFLM_KERNELS, activation, bias_ref, dtype_of, ints, out_shift, pack_int4,
                       packed_weights)
 
 FAMILIES = ("fully_connected_s16", "fully_connected_s4")
@@ -84,3 +85,44 @@ def random_case(family, variant, size, rng):
 
 def shape_tag(case):
     return f"b{case['input_dims']['n']}_{case['filter_dims']['n']}x{case['output_dims']['c']}"
+
+
+# --- TFLM reference kernels (ref_O2) ----------------------------------------------------------
+REF_FAMILIES = FAMILIES
+
+
+def ref_harness(case):
+    """TFLM's FULLY_CONNECTED Eval (micro/kernels/fully_connected.cc): int16 input ->
+    reference_integer_ops::FullyConnected<int16, int8, int16, int64>; int4 filter -> unpacked
+    into a scratch buffer, then FullyConnected<int8...>.  2-D tensors as for int8."""
+    need(case, "input_dims", "filter_dims", "output_dims", "fc_params", "quant_params",
+         "input", "weights", "bias")
+    s16 = case["family"] == "fully_connected_s16"
+    t = "int16" if s16 else "int8"
+    p, q = case["fc_params"], case["quant_params"]
+    batches, depth, out = case["input_dims"]["n"], case["filter_dims"]["n"], case["output_dims"]["c"]
+    bias_t = dtype_of(case, "bias", "int64" if s16 else "int32")
+    weights = case["weights"] if s16 else packed_weights(case, depth * out)
+    decls = [array("input", t, case["input"]), array("weights", "int8", weights),
+             array("bias", bias_t, case["bias"]), buffer("output", t, batches * out)]
+    op_data = ("tflite::OpDataFullyConnected", [
+        f"    op_data.input_zero_point = {-p['input_offset']};\n",
+        f"    op_data.filter_zero_point = {-p['filter_offset']};\n",
+        f"    op_data.output_zero_point = {p['output_offset']};\n",
+        f"    op_data.output_activation_min = {p['activation']['min']};\n",
+        f"    op_data.output_activation_max = {p['activation']['max']};\n",
+        "    op_data.is_per_channel = false;\n", "    op_data.filter_buffer_index = 0;\n",
+        f"    op_data.output_multiplier = {q['multiplier']};\n",
+        f"    op_data.output_shift = {q['shift']};\n"])
+    tensors = [EvalTensor("input", t, [batches, depth]),
+               EvalTensor("weights", "int8" if s16 else "int4", [out, depth]),
+               EvalTensor("bias", bias_t, [out]), EvalTensor("output", t, [batches, out])]
+    builtin = ("TfLiteFullyConnectedParams", [
+        "    builtin.activation = kTfLiteActNone;\n",
+        "    builtin.weights_format = kTfLiteFullyConnectedWeightsFormatDefault;\n",
+        f"    builtin.quantized_bias_type = {TFLM_TYPES[bias_t]};\n"])
+    return tflm_op_harness(case, "tflite::Register_FULLY_CONNECTED()",
+                           [TFLM_KERNELS + "fully_connected.h"], decls, tensors,
+                           [0, 1, -1 if case.get("bias_is_null") else 2], [3], op_data, builtin,
+                           [Output("output", t, batches * out)],
+                           scratch_sizes=[] if s16 else [depth * out])

@@ -1,6 +1,7 @@
 """Average and max pooling, int8 and int16."""
-from ..cgen import Output, act, array, buffer, cmsis_harness, dims, need, scratch, tile
-from ._common import activation, conv_out, dim, ints
+from ..cgen import (EvalTensor, Output, act, array, buffer, cmsis_harness, dims, need, scratch,
+                    tflm_op_harness, tile)
+from ._common import TFLM_KERNELS, activation, conv_out, dim, ints
 
 FAMILIES = ("avgpool", "avgpool_s16", "maxpool", "maxpool_s16")
 _ENTRY = {"avgpool": "arm_avgpool_s8", "avgpool_s16": "arm_avgpool_s16",
@@ -75,3 +76,35 @@ def shape_tag(case):
     i, f, p = case["input_dims"], case["filter_dims"], case["pool_params"]
     return (f"{i['n']}x{i['h']}x{i['w']}x{i['c']}_k{f['h']}x{f['w']}"
             f"_s{p['stride']['h']}{p['stride']['w']}_p{p['padding']['h']}{p['padding']['w']}")
+
+
+# --- TFLM reference kernels (ref_O2) ----------------------------------------------------------
+REF_FAMILIES = FAMILIES
+_REGISTER = {"avgpool": "AVERAGE_POOL_2D", "maxpool": "MAX_POOL_2D"}
+
+
+def ref_harness(case):
+    """TFLM's AVERAGE_POOL_2D / MAX_POOL_2D Eval (micro/kernels/pooling.cc): it calls
+    reference_integer_ops::AveragePool / MaxPool (int8, or the int16 templates)."""
+    fam = case["family"]
+    t = "int16" if fam.endswith("_s16") else "int8"
+    i, f, o, p = case["input_dims"], case["filter_dims"], case["output_dims"], case["pool_params"]
+    n_out = o["n"] * o["h"] * o["w"] * o["c"]
+    decls = [array("input", t, case["input"]), buffer("output", t, n_out)]
+    tensors = [EvalTensor("input", t, [i["n"], i["h"], i["w"], i["c"]]),
+               EvalTensor("output", t, [o["n"], o["h"], o["w"], o["c"]])]
+    pad = p["padding"]
+    op_data = ("tflite::OpDataPooling", [
+        f"    op_data.padding.width = {pad['w']};\n", f"    op_data.padding.height = {pad['h']};\n",
+        f"    op_data.activation_min = {p['activation']['min']};\n",
+        f"    op_data.activation_max = {p['activation']['max']};\n"])
+    same = case.get("tflite_padding", "SAME" if pad["w"] or pad["h"] else "VALID") == "SAME"
+    builtin = ("TfLitePoolParams", [
+        f"    builtin.padding = {'kTfLitePaddingSame' if same else 'kTfLitePaddingValid'};\n",
+        f"    builtin.stride_width = {p['stride']['w']};\n",
+        f"    builtin.stride_height = {p['stride']['h']};\n",
+        f"    builtin.filter_width = {f['w']};\n", f"    builtin.filter_height = {f['h']};\n",
+        "    builtin.activation = kTfLiteActNone;\n"])
+    register = f"tflite::Register_{_REGISTER[fam.split('_')[0]]}()"
+    return tflm_op_harness(case, register, [TFLM_KERNELS + "pooling.h", TFLM_KERNELS + "micro_ops.h"],
+                           decls, tensors, [0], [1], op_data, builtin, [Output("output", t, n_out)])

@@ -1,7 +1,7 @@
 """Softmax: arm_softmax_s8, arm_softmax_s8_s16 (int8 in, int16 out), arm_softmax_s16 (with
 the case's exp / one-by-one lookup tables)."""
-from ..cgen import Output, array, buffer, cmsis_harness, need, scratch
-from ._common import dim, ints
+from ..cgen import EvalTensor, Output, array, buffer, cmsis_harness, need, scratch, tflm_op_harness
+from ._common import TFLM_KERNELS, dim, ints
 
 FAMILIES = ("softmax", "softmax_s8_s16", "softmax_s16")
 _ENTRY = {"softmax": "arm_softmax_s8", "softmax_s8_s16": "arm_softmax_s8_s16",
@@ -72,3 +72,34 @@ def random_case(family, variant, size, rng):
 
 def shape_tag(case):
     return f"{case['num_rows']}x{case['row_size']}"
+
+
+# --- TFLM reference kernels (ref_O2) ----------------------------------------------------------
+REF_FAMILIES = FAMILIES
+
+
+def ref_harness(case):
+    """TFLM's SOFTMAX Eval (micro/kernels/softmax.cc) with the SoftmaxParams its Prepare
+    computes (input_multiplier / input_left_shift / diff_min; int16: the two LUTs); it calls
+    reference_ops::Softmax (int8 in, int8 or int16 out) or SoftmaxInt16.  Tensor shape:
+    the case's `tflite_shape` if given, else {rows, row}."""
+    fam = case["family"]
+    t_in = "int16" if fam == "softmax_s16" else "int8"
+    t_out = "int8" if fam == "softmax" else "int16"
+    rows, row = case["num_rows"], case["row_size"]
+    shape = case.get("tflite_shape", [rows, row])
+    decls = [array("input", t_in, case["input"]), buffer("output", t_out, rows * row)]
+    lines = [f"    op_data.input_multiplier = {case['mult']};\n",
+             f"    op_data.input_left_shift = {case['shift']};\n"]
+    if fam == "softmax_s16":
+        decls += [array("exp_lut", "int16", case["exp_lut"], const=False),
+                  array("one_by_one_lut", "int16", case["one_by_one_lut"], const=False)]
+        lines += ["    op_data.exp_lut = exp_lut;\n",
+                  "    op_data.one_over_one_plus_x_lut = one_by_one_lut;\n"]
+    else:
+        lines.append(f"    op_data.diff_min = {case['diff_min']};\n")
+    tensors = [EvalTensor("input", t_in, shape), EvalTensor("output", t_out, shape)]
+    return tflm_op_harness(case, "tflite::Register_SOFTMAX()", [TFLM_KERNELS + "softmax.h"], decls,
+                           tensors, [0], [1], ("tflite::SoftmaxParams", lines),
+                           ("TfLiteSoftmaxParams", ["    builtin.beta = 1.0f;\n"]),
+                           [Output("output", t_out, rows * row)])
