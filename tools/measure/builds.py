@@ -4,13 +4,14 @@ One entry per build name.  The two gcc builds reproduce ../shared/reference exac
 "Method"); a new build (e.g. an MVE one run on QEMU) is one more entry here plus, if it needs a
 different emulator, one more runner in ``emulators.py``.
 """
+import os
 from dataclasses import dataclass
 
 CMSIS_NN_COMMIT = "99f736a63036613032f9b70de36b493bcd7802d4"
 TFLM_COMMIT = "90b983c2b3f1480642e040bbd2ddb37b998f3424"
 CMSIS_NN_DIR = "/work/cache/cmsis-nn"
 TFLM_DIR = "/work/cache/tflite-micro"
-CACHE_DIR = "/work/cache/measure"
+CACHE_DIR = os.environ.get("MEASURE_CACHE", "/work/cache/measure")   # compiled libraries
 COMPILER_VERSION = "arm-none-eabi-gcc (15:12.2.rel1-1) 12.2.1 20221205"
 
 

@@ -193,15 +193,16 @@ class EvalTensor:
 
 
 def tflm_op_harness(case, register, includes, decls, tensors, inputs, outputs, op_data, builtin,
-                    out_specs, scratch_sizes=()):
+                    out_specs, scratch_sizes=(), steps=1, step_stride=0):
     """A TFLM harness (C++) that runs the operator's real Eval, as the interpreter would: the
     TFLM kernel sources (micro/kernels/*.cc) compiled with the build's flags, the op's
     registration from `register` (e.g. `tflite::Register_CONV_2D()`), a TfLiteNode whose
     user_data is the op data Prepare would have computed (`op_data`: (type, set-up lines)) and
-    builtin_data the op options (`builtin`: (type, set-up lines)).  `inputs` / `outputs` are
+    builtin_data the op options (`builtin`: (type, set-up lines)); None: the op reads none.  `inputs` / `outputs` are
     tensor indices (-1: an omitted optional input); `decls` declares the data arrays;
     `scratch_sizes` are the scratch buffers Prepare would request (GetScratchBuffer(k)).  The
-    count starts at the Eval function."""
+    count starts at the Eval function; with `steps` > 1 the op is invoked that many times in
+    the counted run, tensor 0 advancing by `step_stride` elements each time (SVDF sequences)."""
     head = TFLM_HEADER.format(includes="".join(f'#include "{h}"\n' for h in includes),
                               n_tensors=len(tensors))
     src = [head, *decls]
@@ -219,12 +220,22 @@ def tflm_op_harness(case, register, includes, decls, tensors, inputs, outputs, o
                   f"    tensors[{k}].type = {TFLM_TYPES[t.dtype]};\n"]
     src.append(f"static int node_inputs[] = {{{len(inputs)}, {', '.join(map(str, inputs))}}};\n")
     src.append(f"static int node_outputs[] = {{{len(outputs)}, {', '.join(map(str, outputs))}}};\n")
-    src.append(f"static {op_data[0]} op_data;\nstatic {builtin[0]} builtin;\n")
     setup += ["    node.inputs = reinterpret_cast<TfLiteIntArray *>(node_inputs);\n",
-              "    node.outputs = reinterpret_cast<TfLiteIntArray *>(node_outputs);\n",
-              "    node.user_data = &op_data;\n    node.builtin_data = &builtin;\n",
-              *op_data[1], *builtin[1]]
+              "    node.outputs = reinterpret_cast<TfLiteIntArray *>(node_outputs);\n"]
+    for name, part in (("op_data", op_data), ("builtin", builtin)):   # None: the op has none
+        if part:
+            src.append(f"static {part[0]} {name};\n")
+            setup += [f"    node.{'user_data' if name == 'op_data' else 'builtin_data'} = &{name};\n",
+                      *part[1]]
     src += ['\nextern "C" void harness_setup(void)\n{\n', *setup, "}\n",
-            '\nextern "C" int32_t harness_run(void)\n{\n'
-            "    return (int32_t)registration.invoke(&context, &node);\n}\n"]
+            '\nextern "C" int32_t harness_run(void)\n{\n']
+    if steps == 1:
+        src.append("    return (int32_t)registration.invoke(&context, &node);\n}\n")
+    else:
+        first = tensors[0]
+        src.append(f"    TfLiteStatus status = kTfLiteOk;\n"
+                   f"    for (int step = 0; step < {steps} && status == kTfLiteOk; step++)\n    {{\n"
+                   f"        tensors[0].data.data = (void *)({first.symbol} + step * {step_stride});\n"
+                   f"        status = registration.invoke(&context, &node);\n    }}\n"
+                   f"    return (int32_t)status;\n}}\n")
     return Harness("".join(src), None, out_specs, language="c++")

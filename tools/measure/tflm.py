@@ -26,6 +26,7 @@ SOURCES = (
     "tensorflow/lite/kernels/internal/reference/portable_tensor_utils.cc",
     "tensorflow/lite/kernels/internal/tensor_utils.cc",
     "tensorflow/lite/kernels/internal/quantization_util.cc",
+    "tensorflow/lite/kernels/internal/tensor_ctypes.cc",
     "tensorflow/lite/kernels/kernel_util.cc",
     "tensorflow/lite/core/c/common.cc",
     "tensorflow/lite/micro/micro_context.cc",
@@ -45,6 +46,16 @@ SOURCES = (
     "tensorflow/lite/micro/kernels/add_common.cc",
     "tensorflow/lite/micro/kernels/mul.cc",
     "tensorflow/lite/micro/kernels/mul_common.cc",
+    "tensorflow/lite/micro/kernels/transpose.cc",
+    "tensorflow/lite/micro/kernels/transpose_common.cc",
+    "tensorflow/lite/micro/kernels/pad.cc",
+    "tensorflow/lite/micro/kernels/pad_common.cc",
+    "tensorflow/lite/micro/kernels/maximum_minimum.cc",
+    "tensorflow/lite/micro/kernels/transpose_conv.cc",
+    "tensorflow/lite/micro/kernels/svdf.cc",
+    "tensorflow/lite/micro/kernels/svdf_common.cc",
+    "tensorflow/lite/micro/kernels/batch_matmul.cc",
+    "tensorflow/lite/micro/kernels/batch_matmul_common.cc",
 )
 
 

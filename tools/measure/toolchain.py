@@ -1,6 +1,7 @@
 """Compile the measured libraries once per build (cached outside the repository) and link one
 bare-metal image per case."""
 import hashlib
+import os
 import shutil
 import subprocess
 import sys
@@ -48,25 +49,26 @@ def _stamp(build, files, include_dirs):
 
 
 def archive(build, name, files, include_dirs, extra_flags=(), jobs=2):
-    """Compile `files` with the build's flags into <cache>/<build>/<name>/ and archive them as
-    lib<name>.a; reused while flags and sources are unchanged."""
-    out = build_dir(build) / name
-    lib = out / f"lib{name}.a"
+    """Compile `files` with the build's flags into <cache>/<build>/<name>-<stamp>/lib<name>.a,
+    reused while flags and sources are unchanged.  The stamp in the path lets tool versions
+    with different sources share the cache, and the directory appears atomically (built
+    under a temporary name, then renamed), so concurrent runs never see half an archive."""
     stamp = _stamp(build, files, list(include_dirs) + list(extra_flags))
-    stamp_file = out / "stamp"
-    if lib.exists() and stamp_file.exists() and stamp_file.read_text() == stamp:
+    out = build_dir(build) / f"{name}-{stamp}"
+    lib = out / f"lib{name}.a"
+    if lib.exists():
         return lib
-    if (out / "obj").exists():
-        shutil.rmtree(out / "obj")
-    (out / "obj").mkdir(parents=True)
+    tmp = build_dir(build) / f".{name}-{stamp}.{os.getpid()}"
+    if tmp.exists():
+        shutil.rmtree(tmp)
+    (tmp / "obj").mkdir(parents=True)
     incs = [f"-I{d}" for d in include_dirs]
-
     stems = [f.stem for f in files]
 
     def compile_one(f):
         # a name shared by two sources (TFLM's two kernel_util.cc): prefix two parent dirs
-        name = f.stem if stems.count(f.stem) == 1 else "_".join((*f.parent.parts[-2:], f.stem))
-        obj = out / "obj" / (name + ".o")
+        name_ = f.stem if stems.count(f.stem) == 1 else "_".join((*f.parent.parts[-2:], f.stem))
+        obj = tmp / "obj" / (name_ + ".o")
         _run([build.compiler, *build.cflags(), *extra_flags, *incs, "-c", str(f), "-o", str(obj)],
              f"compiling {f.name} for {build.name}")
         return obj
@@ -74,10 +76,11 @@ def archive(build, name, files, include_dirs, extra_flags=(), jobs=2):
     print(f"[measure] compiling {len(files)} files of {name} for {build.name} ...", file=sys.stderr)
     with ThreadPoolExecutor(jobs) as pool:
         objs = list(pool.map(compile_one, files))
-    if lib.exists():
-        lib.unlink()
-    _run(["arm-none-eabi-ar", "rcs", str(lib), *map(str, objs)], f"archiving {lib}")
-    stamp_file.write_text(stamp)
+    _run(["arm-none-eabi-ar", "rcs", str(tmp / f"lib{name}.a"), *map(str, objs)], f"archiving {name}")
+    try:
+        os.rename(tmp, out)
+    except OSError:          # another run finished the same archive first
+        shutil.rmtree(tmp)
     return lib
 
 

@@ -1,7 +1,10 @@
 """Batch matmul, int8 and int16: lhs `input` [batch, height, M, K], rhs stored transposed in
 `input2` [batch, height, N, K], as the unit tests pass them."""
-from ..cgen import Output, act, array, buffer, cmsis_harness, dims, need, scratch
-from ._common import activation, dim, ints, out_shift
+import numpy as np
+
+from ..cgen import (TFLM_TYPES, EvalTensor, Output, act, array, buffer, cmsis_harness, dims, need,
+                    scratch, tflm_op_harness)
+from ._common import TFLM_KERNELS, activation, dim, ints, out_shift
 
 FAMILIES = ("batch_matmul", "batch_matmul_s16")
 
@@ -75,3 +78,49 @@ def random_case(family, variant, size, rng):
 def shape_tag(case):
     l, r = case["input_lhs_dims"], case["input_rhs_dims"]
     return f"l{l['n']}x{l['h']}x{l['w']}x{l['c']}_r{r['n']}x{r['h']}x{r['w']}"
+
+
+# --- TFLM reference kernels (ref_O2) ----------------------------------------------------------
+REF_FAMILIES = FAMILIES
+
+
+def ref_harness(case):
+    """TFLM's BATCH_MATMUL Eval (micro/kernels/batch_matmul.cc) as it runs for a constant rhs
+    that Prepare already transposed (armsim's reference path assumes the same): the node's rhs
+    is [B, H, K, N], OpDataBatchMatmul.rhs_transposed_tensor holds the case's `input2`
+    [B, H, N, K]; the reference BatchMatMul<int8/int16> follows."""
+    s16 = case["family"] == "batch_matmul_s16"
+    t = "int16" if s16 else "int8"
+    b, q = case["bmm_params"], case["quant_params"]
+    p = b["fc_params"]
+    l, r, o = case["input_lhs_dims"], case["input_rhs_dims"], case["output_dims"]
+    n_out = o["n"] * o["h"] * o["w"] * o["c"]
+    rhs = np.asarray(case["input2"]).reshape(r["n"], r["h"], r["w"], r["c"]).swapaxes(-1, -2)
+    decls = [array("input", t, case["input"]), array("rhs", t, rhs.ravel().tolist()),
+             array("input2", t, case["input2"]), buffer("output", t, n_out),
+             "static tflite::QuantizationOpDataBatchMatmul quantization;\n",
+             "static TfLiteEvalTensor rhs_transposed;\n",
+             f"static int dims_rhs_transposed[] = {{4, {r['n']}, {r['h']}, {r['w']}, {r['c']}}};\n"]
+    tensors = [EvalTensor("input", t, [l["n"], l["h"], l["w"], l["c"]]),
+               EvalTensor("rhs", t, [r["n"], r["h"], r["c"], r["w"]]),
+               EvalTensor("output", t, [o["n"], o["h"], o["w"], o["c"]])]
+    op_data = ("tflite::OpDataBatchMatmul", [
+        f"    quantization.output_multiplier = {q['multiplier']};\n",
+        f"    quantization.output_shift = {q['shift']};\n",
+        f"    quantization.output_activation_min = {p['activation']['min']};\n",
+        f"    quantization.output_activation_max = {p['activation']['max']};\n",
+        f"    quantization.lhs_zero_point = {-p['input_offset']};\n",
+        f"    quantization.rhs_zero_point = {-p['filter_offset']};\n",
+        f"    quantization.output_zero_point = {p['output_offset']};\n",
+        "    op_data.quantization = &quantization;\n",
+        "    rhs_transposed.data.data = (void *)input2;\n",
+        "    rhs_transposed.dims = reinterpret_cast<TfLiteIntArray *>(dims_rhs_transposed);\n",
+        f"    rhs_transposed.type = {TFLM_TYPES[t]};\n",
+        "    op_data.rhs_transposed_tensor = &rhs_transposed;\n",
+        "    op_data.lhs_transposed_tensor = nullptr;\n",
+        "    op_data.rhs_is_transposed = true;\n",
+        "    op_data.rhs_is_constant_tensor = true;\n",
+        "    op_data.lhs_is_constant_tensor = false;\n"])
+    builtin = ("TfLiteBatchMatMulParams", ["    builtin.adj_x = false;\n", "    builtin.adj_y = false;\n"])
+    return tflm_op_harness(case, "tflite::Register_BATCH_MATMUL()", [TFLM_KERNELS + "batch_matmul.h"],
+                           decls, tensors, [0, 1], [2], op_data, builtin, [Output("output", t, n_out)])

@@ -5,8 +5,8 @@ batches * feature_batches and batches * units int32 words, as the unit tests all
 ctx (arm_svdf_s8 only) gets `arm_svdf_s8_get_buffer_size`.  A case with `num_steps` calls the
 kernel once per input block in the one counted run (the unit tests' sequence); the counts
 cover all the calls and `output_ref` is the last one's."""
-from ..cgen import CaseError, Output, act, array, buffer, cmsis_harness, need
-from ._common import activation, dim, ints, out_shift
+from ..cgen import CaseError, EvalTensor, Output, act, array, buffer, cmsis_harness, need, tflm_op_harness
+from ._common import TFLM_KERNELS, activation, dim, ints, out_shift
 
 FAMILIES = ("svdf", "svdf_state_s16")
 
@@ -130,3 +130,49 @@ def random_case(family, variant, size, rng):
 def shape_tag(case):
     return (f"b{case['input_dims']['n']}_i{case['input_dims']['h']}_f{case['weights_feature_dims']['n']}"
             f"_t{case['weights_time_dims']['h']}_r{case['svdf_params']['rank']}")
+
+
+# --- TFLM reference kernels (ref_O2) ----------------------------------------------------------
+REF_FAMILIES = FAMILIES
+
+
+def ref_harness(case):
+    """TFLM's SVDF Eval (micro/kernels/svdf.cc) -> EvalIntegerSvdfReference<int8 or int16
+    state>: inputs 0 input [batch, input], 1 feature weights, 2 time weights, 3 bias, 4 the
+    state (a variable tensor, updated in place); two int32 scratch buffers.  `num_steps`
+    invocations in one counted run."""
+    s16 = case["family"] == "svdf_state_s16"
+    st = "int16" if s16 else "int8"
+    p, qi, qo = case["svdf_params"], case["input_quant_params"], case["output_quant_params"]
+    batches, in_size = case["input_dims"]["n"], case["input_dims"]["h"]
+    features, time = case["weights_feature_dims"]["n"], case["weights_time_dims"]["h"]
+    units = features // p["rank"]
+    steps = int(case.get("num_steps", 1))
+    decls = [array("input", "int8", case["input"]), array("weights_feature", "int8", case["weights_feature"]),
+             array("weights_time", st, case["weights_time"]), array("bias", "int32", case["bias"]),
+             array("state", st, case["state"], const=False), buffer("output", "int8", batches * units)]
+    tensors = [EvalTensor("input", "int8", [batches, in_size]),
+               EvalTensor("weights_feature", "int8", [features, in_size]),
+               EvalTensor("weights_time", st, [features, time]),
+               EvalTensor("bias", "int32", [units]),
+               EvalTensor("state", st, [batches, features * time]),
+               EvalTensor("output", "int8", [batches, units])]
+    op_data = ("tflite::OpDataSvdf", [
+        f"    op_data.effective_scale_1_a = {qi['multiplier']};\n",
+        f"    op_data.effective_scale_1_b = {qi['shift']};\n",
+        f"    op_data.effective_scale_2_a = {qo['multiplier']};\n",
+        f"    op_data.effective_scale_2_b = {qo['shift']};\n",
+        "    op_data.scratch_tensor_index = 0;\n", "    op_data.scratch_output_tensor_index = 1;\n",
+        f"    op_data.input_zero_point = {p['input_offset']};\n",
+        f"    op_data.output_zero_point = {p['output_offset']};\n",
+        f"    op_data.activation_state_zero_point = {p.get('state_offset', 0)};\n"])
+    builtin = ("TfLiteSVDFParams", [f"    builtin.rank = {p['rank']};\n",
+                                    "    builtin.activation = kTfLiteActNone;\n"])
+    bias = [3] if not case.get("bias_is_null") else [-1]
+    return tflm_op_harness(case, "tflite::Register_SVDF()", [TFLM_KERNELS + "svdf.h",
+                                                             TFLM_KERNELS + "micro_ops.h"],
+                           decls, tensors, [0, 1, 2] + bias + [4], [5], op_data, builtin,
+                           [Output("output", "int8", batches * units),
+                            Output("state", st, len(case["state"]), field="state_ref")],
+                           scratch_sizes=[4 * batches * features, 4 * batches * units],
+                           steps=steps, step_stride=batches * in_size)

@@ -1,8 +1,9 @@
 """Data movement and comparison: transpose, pad, maximum, minimum (int8)."""
 import numpy as np
 
-from ..cgen import CaseError, Output, array, buffer, cmsis_harness, dims, need, scratch
-from ._common import dim, ints
+from ..cgen import (CaseError, EvalTensor, Output, array, buffer, cmsis_harness, dims, need, scratch,
+                    tflm_op_harness)
+from ._common import TFLM_KERNELS, dim, ints
 
 FAMILIES = ("transpose", "pad", "maximum", "minimum")
 
@@ -122,3 +123,58 @@ def random_case(family, variant, size, rng):
 def shape_tag(case):
     d = case.get("input_dims") or case["output_dims"]
     return "x".join(str(d[k]) for k in "nhwc" if d.get(k))
+
+
+# --- TFLM reference kernels (ref_O2) ----------------------------------------------------------
+REF_FAMILIES = FAMILIES
+
+
+def ref_harness(case):
+    """TFLM's TRANSPOSE (perm tensor), PAD (paddings tensor; the pad value is the output zero
+    point, PadParams as Prepare fills them) and MAXIMUM / MINIMUM Evals (broadcast-slow
+    reference kernel)."""
+    fam = case["family"]
+    keys = "nhwc"
+    decls = [array("input", "int8", case["input"])]
+    op_data = None
+    if fam == "transpose":
+        tp = case["transpose_params"]
+        rank = tp["num_dims"]
+        shape_in = [case["input_dims"][k] for k in keys[:rank]]
+        shape_out = [case["output_dims"][k] for k in keys[:rank]]
+        n = len(case["input"])
+        decls += [array("perm", "int32", tp["permutations"]), buffer("output", "int8", n)]
+        tensors = [EvalTensor("input", "int8", shape_in), EvalTensor("perm", "int32", [rank]),
+                   EvalTensor("output", "int8", shape_out)]
+        inputs, outputs, register, header = [0, 1], [2], "tflite::Register_TRANSPOSE()", "micro_ops.h"
+    elif fam == "pad":
+        i, pre, post = case["input_dims"], case["pre_pad"], case["post_pad"]
+        out = [i[k] + pre[k] + post[k] for k in keys]
+        n = 1
+        for d in out:
+            n *= d
+        decls += [array("paddings", "int32", [v for k in keys for v in (pre[k], post[k])]),
+                  buffer("output", "int8", n)]
+        tensors = [EvalTensor("input", "int8", [i[k] for k in keys]),
+                   EvalTensor("paddings", "int32", [4, 2]), EvalTensor("output", "int8", out)]
+        image = pre["n"] == post["n"] == pre["c"] == post["c"] == 0
+        op_data = ("tflite::OpData", [
+            "    op_data.params.left_padding_count = 4;\n",
+            "    op_data.params.right_padding_count = 4;\n",
+            *(f"    op_data.params.left_padding[{j}] = {pre[k]};\n" for j, k in enumerate(keys)),
+            *(f"    op_data.params.right_padding[{j}] = {post[k]};\n" for j, k in enumerate(keys)),
+            f"    op_data.params.resizing_category = tflite::ResizingCategory::"
+            f"{'kImageStyle' if image else 'kGenericResize'};\n",
+            f"    op_data.output_zero_point = {int(case['pad_value'])};\n"])
+        inputs, outputs, register, header = [0, 1], [2], "tflite::Register_PAD()", "pad.h"
+    else:
+        o = case["output_dims"]
+        n = o["n"] * o["h"] * o["w"] * o["c"]
+        decls += [array("input2", "int8", case["input2"]), buffer("output", "int8", n)]
+        tensors = [EvalTensor("input", "int8", [case["input_1_dims"][k] for k in keys]),
+                   EvalTensor("input2", "int8", [case["input_2_dims"][k] for k in keys]),
+                   EvalTensor("output", "int8", [o[k] for k in keys])]
+        inputs, outputs = [0, 1], [2]
+        register, header = f"tflite::Register_{fam.upper()}()", "micro_ops.h"
+    return tflm_op_harness(case, register, [TFLM_KERNELS + header], decls, tensors, inputs,
+                           outputs, op_data, None, [Output("output", "int8", n)])

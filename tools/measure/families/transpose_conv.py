@@ -2,8 +2,9 @@
 through arm_convolve_s8, or arm_transpose_conv_s8) and arm_transpose_conv_s8 itself.  ctx
 gets `arm_transpose_conv_s8_get_buffer_size`, the second context (reversed filter)
 `arm_transpose_conv_s8_get_reverse_conv_buffer_size`, as the unit test allocates them."""
-from ..cgen import Output, act, array, buffer, cmsis_harness, dims, need, tile
-from ._common import activation, also_of, bias_ref, dim, ints, per_channel
+from ..cgen import (EvalTensor, Output, act, array, buffer, cmsis_harness, dims, need, tflm_op_harness,
+                    tile)
+from ._common import TFLM_KERNELS, activation, also_of, bias_ref, dim, ints, per_channel
 
 FAMILIES = ("transpose_conv",)
 WRAPPER = "arm_transpose_conv_wrapper_s8"
@@ -106,3 +107,66 @@ def shape_tag(case):
     i, f, p = case["input_dims"], case["filter_dims"], case["transpose_conv_params"]
     return (f"{i['n']}x{i['h']}x{i['w']}x{i['c']}_k{f['h']}x{f['w']}_o{f['n']}"
             f"_s{p['stride']['h']}{p['stride']['w']}")
+
+
+# --- TFLM reference kernel (ref_O2) -----------------------------------------------------------
+REF_FAMILIES = FAMILIES
+# transpose_conv.cc's OpData lives in an anonymous namespace: the same members, in order
+# (USE_TFLM_COMPRESSION off)
+_OP_DATA = """struct TransposeConvOpData
+{
+    tflite::ConvParams params;
+    int scratch_buffer_index;
+    int bias_converted_buffer_index;
+    int32_t *per_channel_output_multiplier;
+    int32_t *per_channel_output_shift;
+};
+"""
+
+
+def ref_harness(case):
+    """TFLM's TRANSPOSE_CONV Eval (micro/kernels/transpose_conv.cc): int8 ->
+    reference_integer_ops::TransposeConv with an int32 scratch of the output's size.  Inputs
+    as TFLite orders them: 0 output shape, 1 filter, 2 input, 3 bias."""
+    i, f, o, p = case["input_dims"], case["filter_dims"], case["output_dims"], case["transpose_conv_params"]
+    n_out = o["n"] * o["h"] * o["w"] * o["c"]
+    decls = [_OP_DATA, array("out_shape", "int32", [o["n"], o["h"], o["w"], o["c"]]),
+             array("weights", "int8", case["weights"]), array("input", "int8", case["input"]),
+             array("bias", "int32", case["bias"]),
+             array("output_mult", "int32", case["output_mult"], const=False),
+             array("output_shift", "int32", case["output_shift"], const=False),
+             buffer("output", "int8", n_out)]
+    tensors = [EvalTensor("output", "int8", [o["n"], o["h"], o["w"], o["c"]]),
+               EvalTensor("weights", "int8", [f["n"], f["h"], f["w"], f["c"]]),
+               EvalTensor("input", "int8", [i["n"], i["h"], i["w"], i["c"]]),
+               EvalTensor("bias", "int32", [o["c"]]),
+               EvalTensor("out_shape", "int32", [4])]
+    pad, off = p["padding"], p["padding_offsets"]
+    op_data = ("TransposeConvOpData", [
+        f"    op_data.params.padding_values.width = {pad['w']};\n",
+        f"    op_data.params.padding_values.height = {pad['h']};\n",
+        f"    op_data.params.padding_values.width_offset = {off['w']};\n",
+        f"    op_data.params.padding_values.height_offset = {off['h']};\n",
+        f"    op_data.params.stride_width = {p['stride']['w']};\n",
+        f"    op_data.params.stride_height = {p['stride']['h']};\n",
+        "    op_data.params.dilation_width_factor = 1;\n",
+        "    op_data.params.dilation_height_factor = 1;\n",
+        f"    op_data.params.input_offset = {p['input_offset']};\n",
+        "    op_data.params.weights_offset = 0;\n",
+        f"    op_data.params.output_offset = {p['output_offset']};\n",
+        f"    op_data.params.quantized_activation_min = {p['activation']['min']};\n",
+        f"    op_data.params.quantized_activation_max = {p['activation']['max']};\n",
+        "    op_data.scratch_buffer_index = 0;\n",
+        "    op_data.per_channel_output_multiplier = output_mult;\n",
+        "    op_data.per_channel_output_shift = output_shift;\n"])
+    builtin = ("TfLiteTransposeConvParams", [
+        f"    builtin.padding = {'kTfLitePaddingSame' if o['h'] == i['h'] * p['stride']['h'] else 'kTfLitePaddingValid'};\n",
+        f"    builtin.stride_width = {p['stride']['w']};\n",
+        f"    builtin.stride_height = {p['stride']['h']};\n",
+        "    builtin.activation = kTfLiteActNone;\n",
+        "    builtin.quantized_bias_type = kTfLiteInt32;\n"])
+    bias = [3] if not case.get("bias_is_null") else []
+    return tflm_op_harness(case, "tflite::Register_TRANSPOSE_CONV()",
+                           [TFLM_KERNELS + "transpose_conv.h", TFLM_KERNELS + "micro_ops.h"],
+                           decls, tensors, [4, 1, 2] + bias, [0], op_data, builtin,
+                           [Output("output", "int8", n_out)], scratch_sizes=[4 * n_out])
