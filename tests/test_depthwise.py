@@ -2,9 +2,9 @@
 
 Every depthwise case in ../shared/cmsis_nn_vectors and ../shared/reference (a new file there
 is a new test) must reproduce `output_ref` on the simd and scalar paths, through the wrapper
-and through each named kernel; the wrapper must pick `wrapper_dispatch`.  For the measured
-cases the counts must be realistic: totals within 10% of the measured build, the DSP
-instructions (SMLAD, SXTB16, SXTAB16, PKHBT) and the call structure (PUSH, POP, BL) equal.
+and through each named kernel; the wrapper must pick `wrapper_dispatch`.  The measured
+cases' counts are equal to the measured builds' (histogram, instructions per function,
+failed IT-block slots); tests/test_measured_shapes.py holds random and edge-case shapes.
 """
 import functools
 import glob
@@ -20,12 +20,13 @@ from armsim.cpu import machine
 from armsim.cpu.kernel import Tracer
 from armsim.kernels import oracle
 from armsim.kernels.families import depthwise_conv as family
+from armsim.kernels.cmsis_nn import arm_q7_to_q15_with_offset as q7_to_q15
 from armsim.kernels.harness import CaseError, run_case
 
 from conftest import MEASURED_BUILD, REFERENCE, shared_cases
+from function_counts import function_counts
 
 SHARED = os.path.join(os.path.dirname(__file__), "..", "..", "shared")
-EXACT_MNEMONICS = ("smlad", "sxtb16", "sxtab16", "pkhbt", "push", "pop", "bl")
 
 
 @functools.lru_cache(maxsize=None)
@@ -73,23 +74,48 @@ def test_bit_exact_through_wrapper_and_leaves(file, path):
             assert r.kernel_path[0] == function
 
 
+def _pending(case, build):
+    """Why a measured case cannot be equal on this branch yet, or None."""
+    if "arm_q7_to_q15_with_offset" in case["measured"][build]["functions"] \
+            and build == "dsp_O2" and not hasattr(q7_to_q15, "DISASSEMBLED"):
+        return "arm_q7_to_q15_with_offset (dsp_O2) is transcribed on the convolution branch"
+    return None
+
+
 @pytest.mark.parametrize("path", ["simd", "scalar"])
 @pytest.mark.parametrize("file", MEASURED, ids=_id)
-def test_counts_match_the_measured_build(file, path):
+def test_counts_equal_the_measured_build(file, path, request):
+    """Every kernel is transcribed from gcc's code: the histogram, the instructions per
+    function and the failed IT-block slots equal the measured build's."""
     case = _load(file)
-    measured = case["measured"][MEASURED_BUILD[path]]
+    build = MEASURED_BUILD[path]
+    if _pending(case, build):
+        request.applymarker(pytest.mark.xfail(reason=_pending(case, build), strict=True))
+    measured = case["measured"][build]
     r = run_case(case, path)
     assert np.array_equal(r.output, np.array(case["output_ref"], np.int8))
     assert r.kernel_path == measured["kernel_chain"]
-    total = r.instructions
-    assert abs(total - measured["instructions"]) <= 0.10 * measured["instructions"], \
-        (total, measured["instructions"])
-    counts, hist = r.counts(), measured["mnemonic_histogram"]
-    for mnemonic in EXACT_MNEMONICS:
-        assert counts.get(mnemonic, 0) == hist.get(mnemonic, 0), mnemonic
-    if path == "scalar":
-        assert not set(counts) & {"smlad", "sxtb16", "sxtab16", "pkhbt", "pkhtb", "smlabb",
-                                  "smlatt"}
+    assert {mn: n for mn, n in r.counts().items() if n} == measured["mnemonic_histogram"]
+    failed = measured["instructions_incl_condition_failed_it"] - measured["instructions"]
+    assert machine.counter(r.m, machine.IT_FAILED) == failed
+    assert r.fitted_counts() == {}
+
+
+#: counted per function by tracing the opt kernel (it calls memset and arm_q7_to_q15_with_offset):
+#: 551,308 instructions, about half a minute; the opt kernel's split is checked on the smaller
+#: measured shapes of tests/data/measured/depthwise_port instead
+PER_FUNCTION = [(f, p) for f in MEASURED for p in ("simd", "scalar")
+                if (_id(f), p) != ("dw5x5_10x10x32_m1_p2", "simd")]
+
+
+@pytest.mark.parametrize("file,path", PER_FUNCTION, ids=lambda x: x if x in ("simd", "scalar") else _id(x))
+def test_instructions_per_function(file, path):
+    """The measured `functions`: the wrapper's own instructions, the kernel's, and its callees'
+    (memset, arm_q7_to_q15_with_offset, the get_buffer_size the plain-C opt kernel calls, the
+    arm_depthwise_conv_s8 it tail-calls)."""
+    case = _load(file)
+    _, functions = function_counts(case, path)
+    assert functions == case["measured"][MEASURED_BUILD[path]]["functions"]
 
 
 @pytest.mark.parametrize("name", ["depthwise_kernel_3x3", "basic__depthwise_conv_opt",
@@ -227,22 +253,11 @@ def test_q7_to_q15_with_offset_matches_measured_function(file, build):
     assert sum(machine.counts(m).values()) * calls == measured["functions"]["arm_q7_to_q15_with_offset"]
 
 
-@pytest.mark.parametrize("path", ["simd", "scalar"])
-@pytest.mark.parametrize("file", MEASURED, ids=_id)
-def test_wrapper_own_instructions(file, path):
-    """The wrapper's own instructions (wrapper run minus the leaf run) against the measured
-    `functions` entry of arm_depthwise_conv_wrapper_s8."""
-    case = _load(file)
-    measured = case["measured"][MEASURED_BUILD[path]]["functions"][family.WRAPPER]
-    own = run_case(case, path).instructions - \
-        run_case(case, path, function=case["wrapper_dispatch"]).instructions
-    assert abs(own - measured) <= max(3, 0.1 * measured), (own, measured)
-
-
 @pytest.mark.parametrize("ch_mult,n,dilation", [(4, 1, 1), (8, 1, 1), (4, 2, 1), (4, 1, 2)])
 def test_channel_multiplier_of_four(ch_mult, n, dilation):
-    """depthwise_conv_s8_mult_4 (ch_mult % 4 == 0, batch 1, no dilation) and the generic
-    loop for the other cases, against the oracle on both paths."""
+    """depthwise_conv_s8_mult_4 (ch_mult % 4 == 0, batch 1, no dilation; a function of its
+    own in gcc's build) and the generic loop for the other cases, against the oracle on both
+    paths."""
     rng = np.random.default_rng(ch_mult * 10 + n + dilation)
     in_c, h, w, fh, fw = 3, 6, 5, 3, 2
     out_c = in_c * ch_mult
@@ -266,5 +281,6 @@ def test_channel_multiplier_of_four(ch_mult, n, dilation):
     want = oracle.depthwise_conv(case).astype(np.int8).ravel()
     for path in ("simd", "scalar"):
         r = run_case(case, path)
-        assert r.kernel_path == [family.WRAPPER, family.GENERIC]
+        mult_4 = ["depthwise_conv_s8_mult_4"] if n == 1 and dilation == 1 else []
+        assert r.kernel_path == [family.WRAPPER, family.GENERIC] + mult_4
         assert np.array_equal(r.output, want), path

@@ -17,9 +17,6 @@ FAMILY = "fully_connected_s4"
 VECTOR_FILES = shared_cases(VECTORS, FAMILY)
 REFERENCE_FILES = shared_cases(REFERENCE, FAMILY)
 PATHS = ("simd", "scalar", "reference")
-#: instructions the port executes as gcc does, one for one (the rest: fitted or ALU mixes)
-EXACT_MNEMONICS = ("smlad", "sxtb16", "sxtab16", "ror", "ldrh", "bfi", "uxtb", "pkhbt", "smlal",
-                   "strb", "bl", "mla", "ldrsb", "sbfx")
 
 
 def test_the_directories_hold_the_int4_fc_cases():
@@ -47,12 +44,8 @@ def test_counts_against_measured(file, path):
     measured = case["measured"][MEASURED_BUILD[path]]
     result = run_case(case, path)
     assert result.kernel_path == measured["kernel_chain"]
-    want = measured["instructions"]
-    assert abs(result.instructions - want) <= 0.05 * want, \
-        (result.instructions, want, f"{result.instructions / want - 1:+.1%}")
-    counts, hist = result.counts(), measured["mnemonic_histogram"]
-    for mnemonic in EXACT_MNEMONICS:
-        assert counts.get(mnemonic, 0) == hist.get(mnemonic, 0), mnemonic
+    # transcribed from gcc's disassembly: every mnemonic's count is the measured one
+    assert {mn: n for mn, n in result.counts().items() if n} == measured["mnemonic_histogram"]
 
 
 def _synthetic(batches, depth, out_c, bias_is_null, seed):

@@ -57,11 +57,13 @@ def test_output_and_updated_state(file, path):
 @pytest.mark.parametrize("path", ["simd", "scalar"])
 @pytest.mark.parametrize("file", MEASURED, ids=lambda p: p.stem)
 def test_counts_against_measured(file, path):
+    """arm_svdf_s8 is transcribed (tests/test_measured_shapes.py holds it per function on
+    random shapes); with the state shift's memmove of n >= 16 bytes the total is exact."""
     case = _load(file)
     measured = case["measured"][MEASURED_BUILD[path]]
     result = run_case(case, path)
     assert result.kernel_path[0] == measured["kernel_chain"][0]
-    assert abs(result.instructions - measured["instructions"]) <= 0.05 * measured["instructions"]
+    assert result.instructions == measured["instructions"]
     counts, hist = result.counts(), measured["mnemonic_histogram"]
     for mnemonic in SIMD_MNEMONICS + ("smlabb", "smlal", "strb", "ldrb", "bl", "sdiv"):
         assert counts.get(mnemonic, 0) == hist.get(mnemonic, 0), mnemonic

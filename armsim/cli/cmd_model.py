@@ -227,14 +227,14 @@ def _board_options(command):
     resolved against it."""
     @functools.wraps(command)
     def resolved(board, sram_wait_states, wait_states, arena, stack, weights, no_caches,
-                 core, clock_mhz, flash_wait_states, **kwargs):
+                 no_cache, core, clock_mhz, flash_wait_states, **kwargs):
         config = None
         if board:
             try:
                 config = boards.configure(board, clock_mhz,
                                           {"flash": flash_wait_states,
                                            "sram": sram_wait_states, **dict(wait_states)},
-                                          arena, weights, not no_caches, core, stack)
+                                          arena, weights, not no_caches, core, stack, no_cache)
             except ValueError as e:
                 _fail(f"--board {board}: {e}")
             core, clock_mhz, flash_wait_states = config.core, config.clock_mhz, 0
@@ -243,7 +243,8 @@ def _board_options(command):
                                           ("--wait-states", wait_states),
                                           ("--arena", arena), ("--stack", stack),
                                           ("--weights", weights),
-                                          ("--no-caches", no_caches)) if v]
+                                          ("--no-caches", no_caches),
+                                          ("--no-cache", no_cache)) if v]
             if given:
                 _fail(f"{', '.join(given)} describe a board's memory: give --board "
                       f"(see `armsim boards`)")
@@ -252,6 +253,10 @@ def _board_options(command):
     for option in (
             click.option("--no-caches", is_flag=True,
                          help="with --board: disable every cache and flash accelerator"),
+            click.option("--no-cache", metavar="CACHE", multiple=True,
+                         help="with --board: disable one cache (repeatable; `armsim boards "
+                              "NAME` names them, e.g. s-cache on ek-ra6m4, which the MLPerf "
+                              "Tiny firmware enables and FSP's start-up leaves off)"),
             click.option("--weights", metavar="MEMORY",
                          help="with --board: the memory the weights live in [default: flash]"),
             click.option("--stack", metavar="MEMORY",
@@ -330,31 +335,53 @@ def _why(m, profiles, toolchain):
             for s, o in zip(steps, profiles[path]["ops"])}
 
 
+def _span(cycles, low, high):
+    """An op's cycles at the ends of the assumed figures' ranges, relative to `cycles`;
+    blank where they do not move it."""
+    if low == high == cycles or not cycles:
+        return ""
+    return f"{100 * (low / cycles - 1):+.1f}% {100 * (high / cycles - 1):+.1f}%"
+
+
 def _print_profile(m, prof, plan):
     from rich.table import Table
     total = prof.cycles or 1
     waits = "" if prof.board else f", {prof.flash_wait_states} flash wait states"
+    spans = prof.cycles_min != prof.cycles_max or any(
+        o.cycles_min != o.cycles_max for o in prof.ops)
+    caption = _cycles_label([Build(prof.path, prof.toolchain, prof.core)], prof.board)
+    if spans:
+        caption += ("; range: the cycles with the board's assumed figures at the ends of "
+                    "their ranges (`armsim boards NAME`), per op, and for the whole model on "
+                    "one board")
     t = Table(title=f"{m.name} on {prof.core} ({prof.path}, {prof.toolchain}, "
-                    f"{prof.clock_mhz:g} MHz{waits})",
-              caption=_cycles_label([Build(prof.path, prof.toolchain, prof.core)],
-                                    prof.board))
-    for col, just in (("#", "right"), ("op", "left"), ("types", "left"), ("kernel path", "left"),
-                      ("output", "left"), ("MACs", "right"), ("instructions", "right"),
-                      ("cycles", "right"), ("cycles/MAC", "right"), ("%", "right")):
+                    f"{prof.clock_mhz:g} MHz{waits})", caption=caption)
+    columns = [("#", "right"), ("op", "left"), ("types", "left"), ("kernel path", "left"),
+               ("output", "left"), ("MACs", "right"), ("instructions", "right"),
+               ("cycles", "right")] + ([("range", "right")] if spans else []) + \
+        [("cycles/MAC", "right"), ("%", "right")]
+    for col, just in columns:
         t.add_column(col, justify=just)
     for o in prof.ops:
         cpm = f"{o.cycles / o.macs:.2f}" if o.macs else "-"
+        span = [_span(o.cycles, o.cycles_min, o.cycles_max)] if spans else []
         t.add_row(str(o.index), o.op, o.types, _kernel_label(o), "x".join(map(str, o.output_shape)),
-                  _fmt(o.macs), _fmt(o.instructions), _fmt(o.cycles), cpm,
+                  _fmt(o.macs), _fmt(o.instructions), _fmt(o.cycles), *span, cpm,
                   f"{100 * o.cycles / total:.1f}")
     cpm = f"{prof.cycles / prof.macs:.2f}" if prof.macs else "-"
+    span = [_span(prof.cycles, prof.cycles_min, prof.cycles_max)] if spans else []
     t.add_section()
     t.add_row("", "total", "", "", "", _fmt(prof.macs), _fmt(prof.instructions), _fmt(prof.cycles),
-              cpm, "100.0")
+              *span, cpm, "100.0")
     con = _console()
     con.print(t)
-    con.print(f"latency {prof.latency_ms():.3f} ms at {prof.clock_mhz:g} MHz; arena "
-              f"{_fmt(plan.total)} bytes (head {_fmt(plan.head)} + tail {_fmt(plan.tail)})")
+    latency = f"latency {prof.latency_ms():.3f} ms at {prof.clock_mhz:g} MHz"
+    if spans:
+        low, high = (cores.latency_ms(c, prof.clock_mhz) for c in (prof.cycles_min,
+                                                                      prof.cycles_max))
+        latency += f" ({low:.3f}-{high:.3f} ms over the assumed figures' ranges)"
+    con.print(f"{latency}; arena {_fmt(plan.total)} bytes (head {_fmt(plan.head)} + tail "
+              f"{_fmt(plan.tail)})")
     if prof.not_simulated:
         con.print(f"not simulated: {prof.not_simulated} of {len(prof.ops)} ops, computed on "
                   f"the host (float QUANTIZE/DEQUANTIZE: no FPU model; other ops: by TFLM, no "

@@ -17,7 +17,7 @@ from armsim.cpu.ops import bx, lsl, mov
 DISASSEMBLED = "CMSIS-NN 99f736a, arm-none-eabi-gcc 12.2 -O2, -mcpu=cortex-m4 / cortex-m3"
 
 
-@kernel(inline=True)
+@kernel
 def arm_avgpool_s8_get_buffer_size(m, output_x, ch_src):
     if m.dsp:
         size = lsl(m, ch_src, 2)                  # arm_avgpool_s8_get_buffer_size_dsp: ch_src * sizeof(int32_t)
