@@ -28,7 +28,7 @@ NOT_YET_TRANSCRIBED = {
     **dict.fromkeys(("avgpool_s16", "maxpool_s16", "conv_s16", "conv_s4",
                      "depthwise_conv_s4", "elementwise_add", "elementwise_add_s16",
                      "elementwise_mul", "elementwise_mul_s16", "maximum", "minimum", "pad",
-                     "softmax_s16", "transpose",
+                     "transpose",
                      "transpose_conv"), _FITTED),
     **dict.fromkeys(("lstm", "lstm_s16"),
                     "the LSTM ports equal ../shared/reference's cases, but on these shapes "

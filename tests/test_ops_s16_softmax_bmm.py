@@ -41,18 +41,14 @@ def test_bit_exact_on_every_path(file, path):
 @pytest.mark.parametrize("path", ["simd", "scalar"])
 @pytest.mark.parametrize("file", REFERENCE_FILES, ids=lambda p: p.stem)
 def test_counts_against_measured(file, path):
+    """arm_softmax_s16 is transcribed from gcc's code: every mnemonic's count is the
+    measured one, and no fitted op is issued."""
     case = load_case(file)
     measured = case["measured"][MEASURED_BUILD[path]]
     result = run_case(case, path)
     assert result.kernel_path == measured["kernel_chain"]
-    want = int(measured["instructions"])
-    assert abs(result.instructions - want) <= 0.05 * want, \
-        (result.instructions, want, f"{result.instructions / want - 1:+.1%}")
-    hist, counts = measured["mnemonic_histogram"], result.counts()
-    for mnemonic in ("ldrsh", "strh", "smlal", "clz", "sbfx", "uxth"):   # data-driven ones
-        assert abs(counts.get(mnemonic, 0) - hist.get(mnemonic, 0)) <= 8, mnemonic
-    dsp_products = counts.get("smulbb", 0) + counts.get("smlabb", 0)
-    assert (dsp_products > 0) == (path == "simd")
+    assert {mn: n for mn, n in result.counts().items() if n} == measured["mnemonic_histogram"]
+    assert sum(result.fitted_counts().values()) == 0
 
 
 def test_prepare_generates_the_cmsis_nn_unit_test_luts():
@@ -68,12 +64,13 @@ def test_prepare_generates_the_cmsis_nn_unit_test_luts():
 def test_null_lut_is_an_argument_error():
     from armsim.cpu import machine
     from armsim.cpu.kernel import run
+    from armsim.kernels.cmsis_nn.arm_nn_types import SoftmaxLutS16
     from armsim.kernels.cmsis_nn.arm_softmax_s16 import arm_softmax_s16
     mem = machine.Memory()
     mem.region("sram", machine.SRAM_BASE, 0)
     x = mem.place("sram", np.zeros(4, np.int16))
     m = machine.build(mem, dsp=True)
-    assert run(arm_softmax_s16, m, x, 1, 4, 1 << 30, 0, 0, x, x) == -1     # exp_lut NULL
+    assert run(arm_softmax_s16, m, x, 1, 4, 1 << 30, 0, SoftmaxLutS16(0, x), x) == -1  # exp_lut NULL
     assert machine.counts(m).get("strh", 0) == 0
 
 

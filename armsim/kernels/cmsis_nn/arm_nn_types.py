@@ -29,6 +29,8 @@ SvdfParams = namedtuple("SvdfParams",
                         "rank input_offset output_offset input_activation output_activation")
 # cmsis_nn_pool_params: stride and padding are Tiles, activation an Activation
 PoolParams = namedtuple("PoolParams", "stride padding activation")
+# cmsis_nn_softmax_lut_s16: addresses of the two 513-entry int16 lookup tables
+SoftmaxLutS16 = namedtuple("SoftmaxLutS16", "exp_lut one_by_one_lut")
 
 NULL_DIMS = Dims(0, 0, 0, 0)     # a NULL `const cmsis_nn_dims *` (arm_convolve_s8's upscale)
 
