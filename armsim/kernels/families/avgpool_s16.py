@@ -14,14 +14,6 @@ ARRAYS = {"input": ("sram", np.int16)}
 OUTPUT_DTYPE = np.int16
 
 
-def pool_scalars(case):
-    """The scalars both int16 pooling kernels read from their parameter structs, in their
-    order."""
-    p, i = case["pool_params"], case["input_dims"]
-    return (p["stride"]["h"], p["stride"]["w"], p["padding"]["h"], p["padding"]["w"],
-            p["activation"]["min"], p["activation"]["max"], i["n"], i["h"], i["w"], i["c"])
-
-
 def buffer_size(case, dsp, armclang):
     """arm_avgpool_s16_get_buffer_size(output_x, ch_src): ch_src * sizeof(int32_t) with DSP."""
     return case["input_dims"]["c"] * 4 if dsp else 0
