@@ -22,7 +22,7 @@ PATHS = ("simd", "scalar")
 EXACT_MNEMONICS = ("smlad", "sxtb16", "sxtab16", "pkhbt")
 TOLERANCE = 0.10
 #: families transcribed from gcc's disassembly: every mnemonic's count is the measured one
-EXACT_FAMILIES = ("fully_connected", "avgpool", "maxpool", "softmax")
+EXACT_FAMILIES = ("fully_connected", "avgpool", "maxpool", "softmax", "elementwise_mul")
 
 # Entry points a case may name (`function`, `functions_validated`) and how to run them.
 ENTRY_POINTS = {
