@@ -57,7 +57,7 @@ def test_cmsis_nn_ports_issue_stack_traffic_only_as_fitted():
     assert {"arm_avgpool_s8", "arm_avgpool_get_buffer_sizes_s8", "arm_max_pool_s8",
             "arm_softmax_s8", "arm_softmax_s8_s16", "arm_nn_softmax_common_s8",
             "arm_softmax_s16", "arm_avgpool_s16", "arm_max_pool_s16",
-            "arm_elementwise_mul_s8"} <= set(disassembled)
+            "arm_elementwise_mul_s8", "arm_pad_s8"} <= set(disassembled)
 
 
 def test_kernel_report_counts_fitted_within_each_mnemonic(tmp_path):

@@ -27,7 +27,7 @@ _FITTED = "the port still issues calibrated (fitted) bookkeeping, not gcc's inst
 NOT_YET_TRANSCRIBED = {
     **dict.fromkeys(("conv_s16", "conv_s4",
                      "depthwise_conv_s4", "elementwise_add", "elementwise_add_s16",
-                      "maximum", "minimum", "pad",
+                      "maximum", "minimum",
                      "transpose",
                      "transpose_conv"), _FITTED),
     **dict.fromkeys(("lstm", "lstm_s16"),

@@ -11,6 +11,7 @@ import pytest
 from armsim import model, modelgen, profiler
 from armsim.model import ModelError
 from armsim.prepare import prepare
+from conftest import MEASURED_BUILD, REFERENCE, expected_output, load_case
 from model_helpers import tflm_reference
 
 PATHS = ("simd", "scalar", "reference")
@@ -102,6 +103,19 @@ def test_pad_matches_tflm(shape, paddings, padv2):
     assert profiles["simd"].ops[0].kernel.startswith("arm_pad_s8")
     assert profiles["scalar"].ops[0].kernel.startswith("arm_pad_s8")
     assert profiles["reference"].ops[0].kernel.startswith("tflite::reference_ops::PadImpl")
+
+
+@pytest.mark.parametrize("path", ["simd", "scalar"])
+def test_pad_counts_equal_the_measured_build(path):
+    """arm_pad_s8 is transcribed from gcc's code: every mnemonic's count of the measured
+    reference case (the whole-row memcpy path) is the measured one, no fitted op."""
+    from armsim.kernels.harness import run_case
+    case = load_case(REFERENCE / "pad_s8_2x12x12x16_pre0110_post0110.json")
+    result = run_case(case, path)
+    np.testing.assert_array_equal(result.output, expected_output(case).ravel())
+    hist = case["measured"][MEASURED_BUILD[path]]["mnemonic_histogram"]
+    assert {mn: n for mn, n in result.counts().items() if n} == hist
+    assert sum(result.fitted_counts().values()) == 0
 
 
 def test_pad_errors_name_the_op():
