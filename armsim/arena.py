@@ -37,8 +37,6 @@ SCRATCH_HANDLE = 4               # internal::ScratchBufferHandle {uint8_t* data}
 # model (ten FULLY_CONNECTED ops) leaves exactly 200 bytes on all three paths once the
 # terms below are counted.
 FRAMEWORK = 200
-class ArenaError(ValueError):
-    pass
 
 
 @dataclass

@@ -15,12 +15,10 @@ prices this DSP build, not the MVE (Helium) kernels real M55 firmware runs.
 """
 from dataclasses import dataclass
 
+from armsim.errors import BuildError
+
 PATHS = ("simd", "scalar", "reference")
 TOOLCHAINS = ("gcc", "armclang")
-
-
-class BuildError(ValueError):
-    """An unknown path or toolchain."""
 
 
 @dataclass(frozen=True)

@@ -13,10 +13,7 @@ import inspect
 
 from .cpu import isa
 from .cpu.instructions import CLASS_OF
-
-
-class ExplainError(ValueError):
-    """Unknown instruction or an operand the instruction does not take."""
+from armsim.errors import ExplainError
 
 
 # name -> (syntax, kind, Operation text, default example operands)

@@ -26,7 +26,7 @@ from dataclasses import asdict, dataclass
 import numpy as np
 
 from armsim import operators
-from armsim.model import ModelError
+from armsim.errors import ModelError
 from armsim.operators import common
 
 # What a finding does on CMSIS-NN, worst first.

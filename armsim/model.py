@@ -15,6 +15,7 @@ import flatbuffers
 import numpy as np
 import tflite
 
+from armsim.errors import ModelError
 from armsim.operators import get as operator_named
 
 # TensorType code -> (name, numpy dtype or None)
@@ -48,10 +49,6 @@ def _unpack_int4(packed, count):
     b = packed.astype(np.int16)
     values = np.stack([((b & 0xF) ^ 8) - 8, b >> 4], axis=1).ravel()[:count]
     return values.astype(np.int8)
-
-
-class ModelError(ValueError):
-    """A model armsim cannot run; the message is one line naming file and op/tensor."""
 
 
 @dataclass

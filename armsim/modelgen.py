@@ -28,6 +28,8 @@ import flatbuffers
 import numpy as np
 import tflite
 
+from armsim.errors import ModelGenError
+
 SCHEMA_VERSION = 3
 
 _DTYPES = {  # numpy dtype name -> (TensorType, numpy dtype)
@@ -65,10 +67,6 @@ OP_VERSIONS = {
     _BO.TRANSPOSE: 2, _BO.PADV2: 2, _BO.MAXIMUM: 2, _BO.MINIMUM: 2, _BO.BATCH_MATMUL: 1,
     _BO.TRANSPOSE_CONV: 3, _BO.SVDF: 3, _BO.UNIDIRECTIONAL_SEQUENCE_LSTM: 1,
 }
-
-
-class ModelGenError(ValueError):
-    """An impossible layer (shape mismatch, bad option)."""
 
 
 class _Tensor:

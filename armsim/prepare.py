@@ -9,7 +9,7 @@ path, or, for ops without a CMSIS-NN port, the case their TFLM reference port ru
 from armsim import operators, tflm_host
 from armsim.operators.common import NotSimulated, Step, case_tag, error, file_name
 
-from .model import ModelError
+from armsim.errors import ModelError
 
 
 def prepare(model):

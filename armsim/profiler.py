@@ -17,16 +17,13 @@ import numpy as np
 from armsim.cpu import cores, machine
 from armsim import model as model_mod
 from armsim import operators, precompile, tflm_host
-from armsim.build import Build, BuildError
+from armsim.build import Build
+from armsim.errors import BuildError, ProfileError
 from armsim import prepare as prepare_mod
 from armsim.kernels import harness
 from armsim.kernels.tflm import eval_glue
 
 DEFAULT_SEED = 0
-
-
-class ProfileError(ValueError):
-    """Input that does not fit the model, or a kernel that cannot run an op."""
 
 
 @dataclass

@@ -18,16 +18,13 @@ import json
 import math
 
 from .cpu.instructions import CLASS_OF, CLASSES
+from armsim.errors import ReportError
 
 PATH_ORDER = ("simd", "scalar", "reference")
 PATH_COLOURS = {"simd": "#1b7f5f", "scalar": "#d9822b", "reference": "#6b6bb3"}
 CLASS_COLOURS = dict(zip(CLASSES, (
     "#4e79a7", "#f28e2b", "#e15759", "#76b7b2", "#59a14f", "#edc948", "#b07aa1", "#ff9da7",
     "#9c755f", "#bab0ac", "#8cd17d", "#86bcb6", "#d37295", "#cccccc")))
-
-
-class ReportError(ValueError):
-    pass
 
 
 def _e(x):

@@ -21,7 +21,7 @@ import tempfile
 
 import numpy as np
 
-from armsim.model import ModelError
+from armsim.errors import ModelError
 
 
 @contextlib.contextmanager

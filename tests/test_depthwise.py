@@ -20,7 +20,8 @@ from armsim.cpu import machine
 from armsim.cpu.kernel import Tracer
 from armsim.kernels import oracle
 from armsim.kernels.families import depthwise_conv as family
-from armsim.kernels.harness import CaseError, run_case
+from armsim.errors import CaseError
+from armsim.kernels.harness import run_case
 
 from conftest import MEASURED_BUILD, REFERENCE, shared_cases
 

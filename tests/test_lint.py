@@ -13,7 +13,8 @@ from click.testing import CliRunner
 
 from armsim import lint, modelgen, prepare, tflm_host
 from armsim.cli.main import main
-from armsim.model import ModelError, parse
+from armsim.errors import ModelError
+from armsim.model import parse
 
 SHARED_MODELS = sorted(glob.glob(os.path.join(os.path.dirname(__file__), "..", "..", "shared",
                                               "models", "*", "model.tflite")))

@@ -7,7 +7,8 @@ import tflite
 from tflite_micro.python.tflite_micro import runtime
 
 from armsim import modelgen
-from armsim.modelgen import Graph, ModelGenError
+from armsim.errors import ModelGenError
+from armsim.modelgen import Graph
 
 BO = tflite.BuiltinOperator
 

@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 from armsim import arena, model, modelgen, prepare, profiler
-from armsim.model import ModelError
+from armsim.errors import ModelError
 
 from model_helpers import tflm_reference
 

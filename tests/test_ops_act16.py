@@ -7,7 +7,7 @@ import pytest
 
 from armsim import model, modelgen, prepare, profiler
 from armsim.kernels.oracle_s16 import sigmoid_s16
-from armsim.model import ModelError
+from armsim.errors import ModelError
 from model_helpers import tflm_outputs
 
 PATHS = ("simd", "scalar", "reference")

@@ -20,7 +20,8 @@ from armsim.kernels.cmsis_nn.arm_depthwise_conv_wrapper_s4 import (
     DISPATCH_GENERIC, DISPATCH_OPT, call_depthwise_conv_wrapper_s4)
 
 from armsim.kernels.families.depthwise_conv_s4 import packed_weights, unpacked_weights
-from armsim.kernels.harness import CaseError, run_case
+from armsim.errors import CaseError
+from armsim.kernels.harness import run_case
 from armsim.kernels.tflm.depthwise_conv_s4 import reference_buffer_size, run_reference
 
 from conftest import REFERENCE, VECTORS, load_case

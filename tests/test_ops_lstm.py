@@ -17,7 +17,7 @@ from armsim import arena, model, modelgen, prepare, profiler
 from armsim.cli.main import main
 from armsim.kernels import oracle_lstm
 from armsim.kernels.harness import run_case
-from armsim.model import ModelError
+from armsim.errors import ModelError
 
 FILES = shared_cases(VECTORS, "lstm") + shared_cases(REFERENCE, "lstm")
 MEASURED = shared_cases(REFERENCE, "lstm")

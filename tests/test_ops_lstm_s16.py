@@ -18,7 +18,7 @@ from armsim import arena, model, modelgen, prepare, profiler
 from armsim.cpu.kernel import Tracer
 from armsim.kernels import oracle_lstm
 from armsim.kernels.harness import run_case
-from armsim.model import ModelError
+from armsim.errors import ModelError
 
 FILES = shared_cases(VECTORS, "lstm_s16")
 PATHS = ("simd", "scalar", "reference")

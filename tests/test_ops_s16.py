@@ -8,9 +8,10 @@ import pytest
 import tflite
 
 from armsim import arena, model, modelgen, prepare, profiler
-from armsim.kernels.harness import CaseError, run_case
+from armsim.errors import CaseError
+from armsim.kernels.harness import run_case
 from armsim.kernels.oracle import oracle
-from armsim.model import ModelError
+from armsim.errors import ModelError
 
 from conftest import MEASURED_BUILD, REFERENCE, VECTORS, expected_output, load_case, shared_cases
 from model_helpers import tflm_reference

@@ -17,7 +17,7 @@ from armsim import model, modelgen, prepare, profiler
 from armsim.cli.main import main
 from armsim.kernels.harness import run_case
 from armsim.kernels.oracle import oracle
-from armsim.model import ModelError
+from armsim.errors import ModelError
 
 from conftest import MEASURED_BUILD, REFERENCE, VECTORS, expected_output, load_case, shared_cases
 from model_helpers import tflm_outputs

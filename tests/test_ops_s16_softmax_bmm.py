@@ -11,7 +11,7 @@ from armsim import arena, model, modelgen, prepare, profiler
 from armsim.kernels.harness import run_case
 from armsim.kernels.oracle import oracle
 from armsim.kernels.tflm.softmax_s16 import softmax_luts
-from armsim.model import ModelError
+from armsim.errors import ModelError
 
 from conftest import MEASURED_BUILD, REFERENCE, VECTORS, expected_output, load_case, shared_cases
 from model_helpers import tflm_outputs

@@ -17,7 +17,7 @@ from armsim.cli.main import main
 from armsim.cpu import machine
 from armsim.kernels import oracle
 from armsim.kernels.harness import run_case
-from armsim.model import ModelError
+from armsim.errors import ModelError
 
 FILES = (shared_cases(VECTORS, "svdf") + shared_cases(VECTORS, "svdf_state_s16")
          + shared_cases(REFERENCE, "svdf"))

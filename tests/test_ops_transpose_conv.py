@@ -12,8 +12,9 @@ from model_helpers import tflm_reference
 
 from armsim import arena, model, modelgen, prepare, profiler
 from armsim.kernels.families.transpose_conv import buffer_sizes
-from armsim.kernels.harness import CaseError, run_case
-from armsim.model import ModelError
+from armsim.errors import CaseError
+from armsim.kernels.harness import run_case
+from armsim.errors import ModelError
 
 FAMILY = "transpose_conv"
 VECTOR_FILES = shared_cases(VECTORS, FAMILY)

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from armsim import model, modelgen, profiler
-from armsim.model import ModelError
+from armsim.errors import ModelError
 from armsim.prepare import prepare
 from model_helpers import tflm_reference
 

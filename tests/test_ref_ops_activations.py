@@ -6,7 +6,7 @@ import pytest
 import tflite
 
 from armsim import model, modelgen, prepare, profiler
-from armsim.model import ModelError
+from armsim.errors import ModelError
 from model_helpers import tflm_outputs
 
 PATHS = ("simd", "scalar", "reference")

@@ -71,7 +71,7 @@ import pytest
 import tflite
 
 from armsim import model, modelgen, profiler
-from armsim.model import ModelError
+from armsim.errors import ModelError
 from model_helpers import tflm_outputs
 from test_ref_ops_strided_slice import numpy_shape
 

@@ -7,7 +7,7 @@ import pytest
 from armsim import model, modelgen, prepare, profiler
 from armsim.cpu import machine
 from armsim.cpu.kernel import Tracer
-from armsim.model import ModelError
+from armsim.errors import ModelError
 from model_helpers import tflm_outputs
 
 PATHS = ("simd", "scalar", "reference")

@@ -22,7 +22,7 @@ from model_helpers import tflm_outputs
 import tflm_diff as td
 from armsim import model, modelgen, prepare, profiler
 from armsim.kernels.tflm.broadcast_binary import fused_loops
-from armsim.model import ModelError
+from armsim.errors import ModelError
 
 PATHS = ("simd", "scalar", "reference")
 ACTIVATIONS = ("NONE", "RELU", "RELU6", "RELU_N1_TO_1")

@@ -10,7 +10,7 @@ from model_helpers import tflm_outputs
 from armsim import model, modelgen, prepare, profiler
 from armsim.cpu import machine
 from armsim.cpu.kernel import Tracer
-from armsim.model import ModelError
+from armsim.errors import ModelError
 
 PATHS = ("simd", "scalar", "reference")
 BO = tflite.BuiltinOperator

@@ -7,7 +7,7 @@ import tflite
 from model_helpers import tflm_outputs
 
 from armsim import model, modelgen, prepare, profiler
-from armsim.model import ModelError
+from armsim.errors import ModelError
 
 PATHS = ("simd", "scalar", "reference")
 BO = tflite.BuiltinOperator

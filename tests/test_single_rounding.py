@@ -5,7 +5,8 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
-from armsim.build import Build, BuildError
+from armsim.build import Build
+from armsim.errors import BuildError
 from armsim.cli.main import main
 from armsim.kernels import harness, oracle
 

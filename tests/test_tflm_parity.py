@@ -484,7 +484,7 @@ def test_an_op_tflm_aborts_on_is_one_line_not_a_crash(tmp_path):
 
 def test_host_tflm_runs_isolated_from_armsim():
     from armsim import tflm_host
-    from armsim.model import ModelError
+    from armsim.errors import ModelError
     with pytest.raises(ModelError, match="^m.tflite: op 3 X: TFLM crashed running this op "
                                          r"\(SIGABRT"):
         tflm_host._isolated(os.abort, "m.tflite: op 3 X", "running")

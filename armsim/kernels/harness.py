@@ -17,7 +17,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from armsim.build import PATHS, TOOLCHAINS, Build, BuildError  # noqa: F401 (re-used by the CLI)
+from armsim.build import PATHS, TOOLCHAINS, Build  # noqa: F401 (re-used by the CLI)
+from armsim.errors import BuildError, CaseError
 from armsim.cpu import machine
 from armsim.kernels import families as _families
 
@@ -35,10 +36,6 @@ FAMILIES = tuple(sorted(i.name for i in pkgutil.iter_modules(_families.__path__)
 ARRAYS = {"input": ("sram", np.int8), "input2": ("sram", np.int8),
           "weights": ("flash", np.int8), "bias": ("flash", np.int32),
           "output_mult": ("flash", np.int32), "output_shift": ("flash", np.int32)}
-
-
-class CaseError(ValueError):
-    """A case that cannot run: unknown family or path, missing or inconsistent fields."""
 
 
 @dataclass

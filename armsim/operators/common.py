@@ -13,7 +13,7 @@ import tflite
 
 from armsim.kernels.tflm.quantization_util import QuantizationError, quantize_multiplier
 from armsim.kernels.tflm.quantization_util import tflite_round
-from armsim.model import ModelError
+from armsim.errors import ModelError, NotSimulated
 
 ACTIVATIONS = {0: "NONE", 1: "RELU", 2: "RELU_N1_TO_1", 3: "RELU6"}
 # flatbuffer_conversions.cc ConvertActivation: the schema's codes 4 and 5 are TANH and
@@ -57,11 +57,6 @@ class Step:
     macs: int = 0
     host: bool = False          # float QUANTIZE/DEQUANTIZE: computed on the host, not simulated
     extra: dict = field(default_factory=dict)
-
-
-class NotSimulated(Exception):
-    """An op TFLM runs whose variant armsim has no kernel port for (a broadcast ADD, int16
-    activations): TFLM computes it on the host (armsim.tflm_host), marked not simulated."""
 
 
 def error(model, op, msg):

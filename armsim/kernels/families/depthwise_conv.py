@@ -45,7 +45,7 @@ def buffer_size(case, dsp, armclang):
 
 
 def run_cmsis(m, case, addr, function, tracer):
-    from armsim.kernels.harness import CaseError
+    from armsim.errors import CaseError
     function = function or WRAPPER
     if function not in FUNCTIONS:
         raise CaseError(f"unknown depthwise function {function!r} (known: {', '.join(FUNCTIONS)})")

@@ -3,7 +3,7 @@ import numpy as np
 
 from armsim.cpu.kernel import run
 from armsim.kernels.cmsis_nn.arm_maximum_s8 import arm_maximum_s8
-from armsim.kernels.harness import CaseError
+from armsim.errors import CaseError
 from armsim.kernels.tflm.maximum_minimum import run_reference, shapes  # noqa: F401 (reference path)
 
 FUNCTIONS = ("arm_maximum_s8",)
