@@ -9,16 +9,16 @@
 `load_model` is where a model argument becomes a model, for this API and the command line
 alike: a `.tflite` path, a model name looked up in the models directory `$ARMSIM_MODELS`
 (`NAME/model.tflite`, the layout of the MLPerf Tiny models), or the name of an example
-armsim builds itself (`armsim.modelgen.EXAMPLES`).  Nothing is looked up anywhere else.
+armsim builds itself (`armsim.data.modelgen.EXAMPLES`).  Nothing is looked up anywhere else.
 """
 import os
 from pathlib import Path
 
-from armsim import arena as arena_mod
-from armsim import model as model_mod
-from armsim import modelgen
-from armsim import prepare as prepare_mod
-from armsim import profiler
+from armsim.pipeline import arena as arena_mod
+from armsim.pipeline import model as model_mod
+from armsim.data import modelgen
+from armsim.pipeline import prepare as prepare_mod
+from armsim.pipeline import profiler
 
 MODELS_ENV = "ARMSIM_MODELS"
 DEFAULT_MODEL = "example"
@@ -36,9 +36,9 @@ def example_label(name):
 
 
 def load_model(model=None):
-    """An `armsim.model.Model` from `model`: a Model (returned as is), .tflite bytes, a path,
+    """An `armsim.pipeline.model.Model` from `model`: a Model (returned as is), .tflite bytes, a path,
     or a name: `$ARMSIM_MODELS/NAME/model.tflite` if that exists, else the bundled example
-    NAME; None is the default example.  Raises `armsim.model.ModelError` (one line)."""
+    NAME; None is the default example.  Raises `armsim.pipeline.model.ModelError` (one line)."""
     if isinstance(model, model_mod.Model):
         return model
     if isinstance(model, (bytes, bytearray)):

@@ -12,7 +12,7 @@ class ModelError(ValueError):
 
 class NotSimulated(Exception):
     """An op TFLM runs whose variant armsim has no kernel port for (a broadcast ADD, int16
-    activations): TFLM computes it on the host (armsim.tflm_host), marked not simulated."""
+    activations): TFLM computes it on the host (armsim.pipeline.tflm_host), marked not simulated."""
 
 
 class CaseError(ValueError):

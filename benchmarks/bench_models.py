@@ -25,8 +25,8 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from armsim import arena, prepare, profiler  # noqa: E402
-from armsim import model as model_mod  # noqa: E402
+from armsim.pipeline import arena, prepare, profiler  # noqa: E402
+from armsim.pipeline import model as model_mod  # noqa: E402
 
 MODELS = Path(os.environ.get("ARMSIM_MODELS", ROOT.parent / "shared" / "models"))
 PATHS = ("simd", "scalar", "reference")

@@ -25,7 +25,7 @@ TESTS = Path(__file__).resolve().parents[1] / "tests"
 sys.path.insert(0, str(TESTS))
 
 import tflm_diff as td                       # noqa: E402
-from armsim import model, profiler           # noqa: E402
+from armsim.pipeline import model, profiler  # noqa: E402
 from model_helpers import shared_model       # noqa: E402
 
 

@@ -12,7 +12,7 @@ What it records:
   per-mnemonic histogram and its fitted part, cortex-m4 and cortex-m7 cycles, and a digest
   of the output (or the one-line error);
 - the four MLPerf Tiny models of ../shared/models and the bundled examples
-  (`armsim.modelgen.EXAMPLES`) on all three paths with the seeded random input: the
+  (`armsim.data.modelgen.EXAMPLES`) on all three paths with the seeded random input: the
   `armsim profile --json` dict (per op: kernel, instructions, mnemonics, fitted mnemonics,
   cycles, stages), a digest of every graph output, the arena plan and the lint findings;
 - with --models-from, the same for every .tflite file of that directory.
@@ -38,9 +38,12 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from armsim.cpu import cores  # noqa: E402
-from armsim.kernels import harness  # noqa: E402
-from armsim import api, arena, lint, modelgen, prepare, profiler  # noqa: E402
-from armsim import model as model_mod  # noqa: E402
+from armsim.pipeline import harness  # noqa: E402
+from armsim import api  # noqa: E402
+from armsim.pipeline import arena, prepare, profiler
+from armsim.analysis import lint
+from armsim.data import modelgen
+from armsim.pipeline import model as model_mod  # noqa: E402
 
 SHARED = ROOT.parent / "shared"
 CASE_DIRECTORIES = (SHARED / "cmsis_nn_vectors", SHARED / "reference")
@@ -147,13 +150,13 @@ class _Collected(Exception):
 
 
 class _CollectPlugin:
-    """Records every model `armsim.model` decodes; the runners raise instead of running."""
+    """Records every model `armsim.pipeline.model` decodes; the runners raise instead of running."""
 
     def __init__(self, directory):
         self.directory = Path(directory)
 
     def pytest_configure(self, config):
-        from armsim.kernels import harness as harness_mod
+        from armsim.pipeline import harness as harness_mod
         decode = model_mod._decode
 
         def recording_decode(buf, path, name):

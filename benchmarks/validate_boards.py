@@ -5,7 +5,7 @@
 
 For each published latency below (MLPerf Tiny performance-mode medians of the same four
 models as ../shared/models), armsim profiles the model's simd path (TFLM + CMSIS-NN with
-ARM_MATH_DSP) on input_0.npy with the board's preset (`armsim.boards`: cited figures, nothing
+ARM_MATH_DSP) on input_0.npy with the board's preset (`armsim.data.boards`: cited figures, nothing
 fitted to these results) and prints published cycles (latency x clock), armsim's
 zero-wait-state cycles, armsim's board cycles, the difference and the memory terms.  With
 --sensitivity, the EK-RA6M4 rows are repeated with each of the preset's assumed figures
@@ -35,8 +35,9 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from armsim import boards, prepare, profiler  # noqa: E402
-from armsim import model as model_mod  # noqa: E402
+from armsim.data import boards  # noqa: E402
+from armsim.pipeline import prepare, profiler
+from armsim.pipeline import model as model_mod  # noqa: E402
 
 MODELS = Path(os.environ.get("ARMSIM_MODELS", ROOT.parent / "shared" / "models"))
 

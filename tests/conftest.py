@@ -7,9 +7,9 @@ from pathlib import Path
 
 import numpy as np
 
-from armsim.kernels.harness import FAMILIES, family
+from armsim.pipeline.harness import FAMILIES, family
 
-# pytest -n 2 keeps both cores busy already: no compile helpers per run (armsim.precompile;
+# pytest -n 2 keeps both cores busy already: no compile helpers per run (armsim.infra.precompile;
 # tests/test_precompile.py sets its own)
 os.environ.setdefault("ARMSIM_JOBS", "1")
 

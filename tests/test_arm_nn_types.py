@@ -4,7 +4,7 @@ import json
 
 import pytest
 
-from armsim.kernels import harness
+from armsim.pipeline import harness
 from armsim.kernels.cmsis_nn import arm_nn_types as types
 from armsim.kernels.families import conv
 

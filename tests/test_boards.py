@@ -5,7 +5,7 @@ import json
 import pytest
 from click.testing import CliRunner
 
-from armsim import boards
+from armsim.data import boards
 from armsim.cli.main import main
 
 REQUIRED = {"ek-ra6m4", "nucleo-l4r5zi", "nucleo-f413zh", "nucleo-f446re", "nucleo-f767zi",
@@ -81,14 +81,14 @@ def test_unknown_board_names_the_known_ones():
 
 
 def test_build_label_says_mve_is_not_simulated():
-    from armsim.build import Build
+    from armsim.pipeline.build import Build
     m55 = Build("simd", "gcc", "cortex-m55").describe()
     assert "MVE" in m55 and "not" in m55
     assert "MVE" not in Build("simd", "gcc", "cortex-m4").describe()
 
 
 def test_build_label_names_the_path_build():
-    from armsim.build import Build
+    from armsim.pipeline.build import Build
     assert "plain-C" in Build("scalar").describe() and "DSP" not in Build("scalar").describe()
     assert "TFLM reference" in Build("reference").describe()
 

@@ -13,7 +13,7 @@ import pytest
 from armsim.cpu import machine
 from armsim.cpu.kernel import Tracer, run
 from armsim.errors import CaseError
-from armsim.kernels.harness import run_case
+from armsim.pipeline.harness import run_case
 from armsim.kernels.libc import memcpy, memset
 
 from conftest import MEASURED_BUILD, REFERENCE, VECTORS

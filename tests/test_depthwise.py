@@ -21,7 +21,7 @@ from armsim.cpu.kernel import Tracer
 from armsim.kernels import oracle
 from armsim.kernels.families import depthwise_conv as family
 from armsim.errors import CaseError
-from armsim.kernels.harness import run_case
+from armsim.pipeline.harness import run_case
 
 from conftest import MEASURED_BUILD, REFERENCE, shared_cases
 

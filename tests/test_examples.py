@@ -1,4 +1,4 @@
-"""The bundled examples (`armsim.modelgen.EXAMPLES`): the MLPerf Tiny ones have the shipped
+"""The bundled examples (`armsim.data.modelgen.EXAMPLES`): the MLPerf Tiny ones have the shipped
 models' layers, every example is bit-exact with TFLite Micro on all three paths, and model
 names resolve through $ARMSIM_MODELS or the bundled examples only (nothing beside the
 repository)."""
@@ -8,7 +8,9 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
-from armsim import api, model, modelgen, profiler
+from armsim import api
+from armsim.pipeline import model, profiler
+from armsim.data import modelgen
 from armsim.cli.main import main
 from model_helpers import MODELS_DIR, SHARED, shared_model, tflm_reference
 

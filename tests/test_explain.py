@@ -6,7 +6,7 @@ import pytest
 from click.testing import CliRunner
 
 from armsim.cpu import isa
-from armsim import explain
+from armsim.analysis import explain
 from armsim.cli.main import main
 
 

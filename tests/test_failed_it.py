@@ -40,7 +40,7 @@ import json
 import pytest
 
 from armsim.cpu import machine
-from armsim.kernels.harness import run_case
+from armsim.pipeline.harness import run_case
 
 from conftest import MEASURED_BUILD, REFERENCE, shared_cases
 

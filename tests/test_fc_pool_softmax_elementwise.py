@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from armsim.cpu import machine
 from armsim.cpu.kernel import Tracer
 from armsim.errors import CaseError
-from armsim.kernels.harness import run_case
+from armsim.pipeline.harness import run_case
 from armsim.kernels.oracle import oracle
 
 from conftest import MEASURED_BUILD, REFERENCE, VECTORS, load_case

@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 import tflm_diff as td
-from armsim import model, profiler
+from armsim.pipeline import model, profiler
 from model_helpers import shared_model
 
 # the two small models (ad: 10 FULLY_CONNECTED; kws: CONV_2D, DEPTHWISE_CONV_2D, AVERAGE_POOL_2D,

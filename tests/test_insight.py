@@ -1,4 +1,4 @@
-"""armsim.insight: each dispatch reason against a layer built to hit it (every branch of the
+"""armsim.analysis.insight: each dispatch reason against a layer built to hit it (every branch of the
 conv and depthwise wrappers, FC, pooling), checked against the kernel the counted run takes;
 each counterfactual's cycles equal to a direct profile of the changed layer."""
 import copy
@@ -13,9 +13,11 @@ from test_report_html import (
     render_dom,
 )
 
-from armsim import insight, modelgen, prepare, profiler
+from armsim.analysis import insight
+from armsim.data import modelgen
+from armsim.pipeline import prepare, profiler
 from armsim.cli.main import main
-from armsim.model import parse
+from armsim.pipeline.model import parse
 
 
 def _model(build, shape):

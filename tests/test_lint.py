@@ -11,10 +11,12 @@ import pytest
 import tflite
 from click.testing import CliRunner
 
-from armsim import lint, modelgen, prepare, tflm_host
+from armsim.analysis import lint
+from armsim.data import modelgen
+from armsim.pipeline import prepare, tflm_host
 from armsim.cli.main import main
 from armsim.errors import ModelError
-from armsim.model import parse
+from armsim.pipeline.model import parse
 
 SHARED_MODELS = sorted(glob.glob(os.path.join(os.path.dirname(__file__), "..", "..", "shared",
                                               "models", "*", "model.tflite")))
@@ -66,7 +68,7 @@ def test_shared_models_lint_clean(path):
     """kws / vww / ic / ad follow the spec: zero-point-0 weights per-axis on dim 0 (conv) /
     3 (depthwise), per-tensor FC, bias scales equal to the float32 products, softmax
     (1/256, -128), pool/reshape keeping their input's quantization, int8 I/O."""
-    from armsim.model import load
+    from armsim.pipeline.model import load
     assert len(SHARED_MODELS) == 4
     assert lint.lint(load(path)) == []
 
@@ -90,7 +92,7 @@ def test_fc_weight_zero_point_takes_the_rhs_offset_path():
     """The finding says SXTAB16 replaces SXTB16 in the MAC loop: the traced kernel shows it
     (16 x 6 weights, no column tail)."""
     from armsim.cpu.kernel import Tracer
-    from armsim.kernels import harness
+    from armsim.pipeline import harness
 
     def mnemonics(g):
         model = parse(g.build(), "fc.tflite")

@@ -1,11 +1,12 @@
-"""armsim.model: reading and validating .tflite files; bad inputs are one clear line."""
+"""armsim.pipeline.model: reading and validating .tflite files; bad inputs are one clear line."""
 import json
 
 import numpy as np
 import pytest
 import tflite
 
-from armsim import model, modelgen, prepare
+from armsim.pipeline import model, prepare
+from armsim.data import modelgen
 from model_helpers import SHARED, shared_model, tiny_graph, tiny_model_bytes
 
 

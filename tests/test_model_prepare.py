@@ -1,10 +1,11 @@
-"""armsim.prepare: TFLM Prepare's parameter derivations, checked against their definitions."""
+"""armsim.pipeline.prepare: TFLM Prepare's parameter derivations, checked against their definitions."""
 import numpy as np
 import pytest
 
-from armsim import model, modelgen, prepare, profiler
+from armsim.pipeline import model, prepare, profiler
+from armsim.data import modelgen
 from armsim.operators import common
-from armsim.model import Tensor
+from armsim.pipeline.model import Tensor
 from model_helpers import shared_model
 
 

@@ -7,7 +7,7 @@ from functools import lru_cache
 import numpy as np
 import pytest
 
-from armsim import arena, model, prepare, profiler
+from armsim.pipeline import arena, model, prepare, profiler
 from model_helpers import SHARED, shared_model
 
 PATHS = ("simd", "scalar", "reference")

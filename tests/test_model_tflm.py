@@ -1,9 +1,10 @@
 """End-to-end bit-exactness against TensorFlow Lite Micro's Python interpreter, on small
-models built with armsim.modelgen that cover every supported op and option, all paths."""
+models built with armsim.data.modelgen that cover every supported op and option, all paths."""
 import numpy as np
 import pytest
 
-from armsim import model, modelgen, profiler
+from armsim.pipeline import model, profiler
+from armsim.data import modelgen
 from model_helpers import tflm_reference
 
 PATHS = ("simd", "scalar", "reference")
@@ -123,7 +124,7 @@ def test_bit_exact_vs_tflite_micro(name, tmp_path):
 def test_depthwise_without_bias_vs_oracle():
     """The tflite-micro interpreter crashes (segfault) on a DEPTHWISE_CONV_2D without bias,
     so that option is checked against the independent numpy oracle of the prepared case."""
-    from armsim import prepare
+    from armsim.pipeline import prepare
     from armsim.kernels import oracle
     g = modelgen.Graph(seed=3)
     x = g.input((1, 6, 6, 3), scale=0.02, zero_point=-1)
@@ -165,7 +166,7 @@ def test_float_quantize_is_marked_not_simulated():
 def test_traced_run_equals_counted_run(name):
     """The reference-only ports and the Eval glue trace exactly what they count."""
     from armsim.cpu import machine
-    from armsim import prepare
+    from armsim.pipeline import prepare
     from armsim.cpu.kernel import Tracer
     m = model.parse(_build(BUILDERS[name], 2), f"{name}.tflite")
     (x,) = profiler.random_inputs(m, seed=4)

@@ -1,4 +1,4 @@
-"""armsim.modelgen: generated models parse back with the `tflite` package, load and run in
+"""armsim.data.modelgen: generated models parse back with the `tflite` package, load and run in
 TensorFlow Lite Micro's interpreter, and compute what the options say (checked against a
 float numpy evaluation of the same quantized graph, within one output step)."""
 import numpy as np
@@ -6,9 +6,9 @@ import pytest
 import tflite
 from tflite_micro.python.tflite_micro import runtime
 
-from armsim import modelgen
+from armsim.data import modelgen
 from armsim.errors import ModelGenError
-from armsim.modelgen import Graph
+from armsim.data.modelgen import Graph
 
 BO = tflite.BuiltinOperator
 

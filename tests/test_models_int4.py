@@ -12,7 +12,8 @@ import json
 import numpy as np
 import pytest
 
-from armsim import arena, model, modelgen, prepare, profiler
+from armsim.pipeline import arena, model, prepare, profiler
+from armsim.data import modelgen
 from armsim.errors import ModelError
 
 from model_helpers import tflm_reference

@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
-from armsim import modelgen
+from armsim.data import modelgen
 from armsim.cli.main import main
 from model_helpers import tflm_outputs
 

@@ -1,5 +1,5 @@
 """A model with an op armsim cannot simulate still runs and profiles: TFLM computes that op
-on the host (armsim.tflm_host), bit-exact, marked "not simulated" with no counts; only an op
+on the host (armsim.pipeline.tflm_host), bit-exact, marked "not simulated" with no counts; only an op
 TFLM itself refuses is an error (one line naming the op)."""
 import json
 
@@ -8,7 +8,8 @@ import pytest
 import tflite
 from click.testing import CliRunner
 
-from armsim import arena, model, modelgen, prepare, profiler
+from armsim.pipeline import arena, model, prepare, profiler
+from armsim.data import modelgen
 from armsim.cli.main import main
 from model_helpers import tflm_outputs
 

@@ -5,7 +5,8 @@ one it rescales, general scales, inputs that saturate the table), and its int16 
 import numpy as np
 import pytest
 
-from armsim import model, modelgen, prepare, profiler
+from armsim.pipeline import model, prepare, profiler
+from armsim.data import modelgen
 from armsim.kernels.oracle_s16 import sigmoid_s16
 from armsim.errors import ModelError
 from model_helpers import tflm_outputs

@@ -20,7 +20,7 @@ from armsim.kernels.cmsis_nn.arm_convolve_1_x_n_s4 import arm_convolve_1_x_n_s4
 from armsim.kernels.cmsis_nn import arm_convolve_wrapper_s4 as wrapper
 from armsim.kernels.cmsis_nn.arm_convolve_s4 import ARG_ERROR, arm_convolve_s4
 from armsim.errors import CaseError
-from armsim.kernels.harness import run_case
+from armsim.pipeline.harness import run_case
 from armsim.kernels.tflm.conv_s4 import reference_buffer_size, run_reference
 
 from conftest import MEASURED_BUILD, REFERENCE, VECTORS, load_case

@@ -21,7 +21,7 @@ from armsim.kernels.cmsis_nn.arm_depthwise_conv_wrapper_s4 import (
 
 from armsim.kernels.families.depthwise_conv_s4 import packed_weights, unpacked_weights
 from armsim.errors import CaseError
-from armsim.kernels.harness import run_case
+from armsim.pipeline.harness import run_case
 from armsim.kernels.tflm.depthwise_conv_s4 import reference_buffer_size, run_reference
 
 from conftest import REFERENCE, VECTORS, load_case

@@ -13,10 +13,11 @@ from click.testing import CliRunner
 from conftest import MEASURED_BUILD, REFERENCE, VECTORS, shared_cases
 from model_helpers import tflm_reference
 
-from armsim import arena, model, modelgen, prepare, profiler
+from armsim.pipeline import arena, model, prepare, profiler
+from armsim.data import modelgen
 from armsim.cli.main import main
 from armsim.kernels import oracle_lstm
-from armsim.kernels.harness import run_case
+from armsim.pipeline.harness import run_case
 from armsim.errors import ModelError
 
 FILES = shared_cases(VECTORS, "lstm") + shared_cases(REFERENCE, "lstm")
@@ -103,7 +104,7 @@ def test_state_carries_between_steps(path):
                                                             2 * p["hidden_size"]], np.int8))
 
 
-# --- models built with armsim.modelgen, against TFLM's Python interpreter ----------------
+# --- models built with armsim.data.modelgen, against TFLM's Python interpreter ----------------
 
 #: name -> (input shape, units, builder options); batch major unless time_major
 MODELS = {

@@ -14,10 +14,11 @@ import pytest
 from conftest import VECTORS, shared_cases
 from model_helpers import tflm_reference
 
-from armsim import arena, model, modelgen, prepare, profiler
+from armsim.pipeline import arena, model, prepare, profiler
+from armsim.data import modelgen
 from armsim.cpu.kernel import Tracer
 from armsim.kernels import oracle_lstm
-from armsim.kernels.harness import run_case
+from armsim.pipeline.harness import run_case
 from armsim.errors import ModelError
 
 FILES = shared_cases(VECTORS, "lstm_s16")
@@ -128,7 +129,7 @@ def test_state_carries_between_steps(path):
                                                             2 * p["hidden_size"]], np.int16))
 
 
-# --- 16x8 models built with armsim.modelgen, against TFLM's Python interpreter -----------
+# --- 16x8 models built with armsim.data.modelgen, against TFLM's Python interpreter -----------
 
 #: name -> (input shape, units, builder options, input zero point); batch major unless
 #: time_major

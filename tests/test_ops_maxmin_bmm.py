@@ -1,4 +1,4 @@
-"""MAXIMUM, MINIMUM and BATCH_MATMUL as whole models: armsim.modelgen one-op models against
+"""MAXIMUM, MINIMUM and BATCH_MATMUL as whole models: armsim.data.modelgen one-op models against
 TFLite Micro's Python interpreter on all three paths, for every broadcast form the
 CMSIS-NN kernels distinguish (equal shapes, a single value, batch / row / pixel / channel
 broadcast, both operands broadcasting, lower ranks, constant operands) and every
@@ -7,9 +7,10 @@ families' CMSIS-NN vectors and measured counts are run by the tests that read ..
 import numpy as np
 import pytest
 
-from armsim import model, modelgen, profiler
+from armsim.pipeline import model, profiler
+from armsim.data import modelgen
 from armsim.errors import ModelError
-from armsim.prepare import prepare
+from armsim.pipeline.prepare import prepare
 from model_helpers import tflm_outputs
 
 PATHS = ("simd", "scalar", "reference")
@@ -131,7 +132,7 @@ def test_batch_matmul_with_constant_rhs(adj_y):
 
 
 def test_batch_matmul_arena_holds_the_transposed_operands():
-    from armsim import arena
+    from armsim.pipeline import arena
     g = modelgen.Graph(seed=7)
     a = g.input((2, 4, 6), scale=0.04, zero_point=1)
     b = g.input((2, 4, 5), scale=0.04, zero_point=1)
@@ -161,7 +162,7 @@ def test_batch_matmul_errors_name_the_op():
 from hypothesis import HealthCheck, assume, given, seed, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
-from armsim.kernels.harness import run_case  # noqa: E402
+from armsim.pipeline.harness import run_case  # noqa: E402
 from armsim.kernels.families.maximum import row_scalar_overrun  # noqa: E402
 from armsim.kernels.oracle import oracle  # noqa: E402
 

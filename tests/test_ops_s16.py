@@ -7,9 +7,10 @@ import numpy as np
 import pytest
 import tflite
 
-from armsim import arena, model, modelgen, prepare, profiler
+from armsim.pipeline import arena, model, prepare, profiler
+from armsim.data import modelgen
 from armsim.errors import CaseError
-from armsim.kernels.harness import run_case
+from armsim.pipeline.harness import run_case
 from armsim.kernels.oracle import oracle
 from armsim.errors import ModelError
 

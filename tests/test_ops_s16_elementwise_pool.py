@@ -13,9 +13,10 @@ from click.testing import CliRunner
 from hypothesis import given
 from hypothesis import strategies as st
 
-from armsim import model, modelgen, prepare, profiler
+from armsim.pipeline import model, prepare, profiler
+from armsim.data import modelgen
 from armsim.cli.main import main
-from armsim.kernels.harness import run_case
+from armsim.pipeline.harness import run_case
 from armsim.kernels.oracle import oracle
 from armsim.errors import ModelError
 

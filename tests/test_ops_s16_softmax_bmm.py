@@ -7,8 +7,9 @@ test_failed_it.py pick the families' cases up from ../shared as well.)"""
 import numpy as np
 import pytest
 
-from armsim import arena, model, modelgen, prepare, profiler
-from armsim.kernels.harness import run_case
+from armsim.pipeline import arena, model, prepare, profiler
+from armsim.data import modelgen
+from armsim.pipeline.harness import run_case
 from armsim.kernels.oracle import oracle
 from armsim.kernels.tflm.softmax_s16 import softmax_luts
 from armsim.errors import ModelError

@@ -12,11 +12,12 @@ from click.testing import CliRunner
 from conftest import MEASURED_BUILD, REFERENCE, VECTORS, shared_cases
 from model_helpers import tflm_reference
 
-from armsim import arena, model, modelgen, prepare, profiler
+from armsim.pipeline import arena, model, prepare, profiler
+from armsim.data import modelgen
 from armsim.cli.main import main
 from armsim.cpu import machine
 from armsim.kernels import oracle
-from armsim.kernels.harness import run_case
+from armsim.pipeline.harness import run_case
 from armsim.errors import ModelError
 
 FILES = (shared_cases(VECTORS, "svdf") + shared_cases(VECTORS, "svdf_state_s16")

@@ -10,10 +10,11 @@ import pytest
 from conftest import MEASURED_BUILD, REFERENCE, VECTORS, shared_cases
 from model_helpers import tflm_reference
 
-from armsim import arena, model, modelgen, prepare, profiler
+from armsim.pipeline import arena, model, prepare, profiler
+from armsim.data import modelgen
 from armsim.kernels.families.transpose_conv import buffer_sizes
 from armsim.errors import CaseError
-from armsim.kernels.harness import run_case
+from armsim.pipeline.harness import run_case
 from armsim.errors import ModelError
 
 FAMILY = "transpose_conv"

@@ -1,4 +1,4 @@
-"""TRANSPOSE, PAD and PADV2 as whole models: armsim.modelgen one-op models against TFLite
+"""TRANSPOSE, PAD and PADV2 as whole models: armsim.data.modelgen one-op models against TFLite
 Micro's Python interpreter on all three paths, for every permutation of ranks 1-4 and
 paddings on every dimension; the errors Prepare reports; a MobileNetV2-style model whose
 graph starts with TRANSPOSE profiled end to end.  (The families' CMSIS-NN vectors and
@@ -8,9 +8,10 @@ import itertools
 import numpy as np
 import pytest
 
-from armsim import model, modelgen, profiler
+from armsim.pipeline import model, profiler
+from armsim.data import modelgen
 from armsim.errors import ModelError
-from armsim.prepare import prepare
+from armsim.pipeline.prepare import prepare
 from model_helpers import tflm_reference
 
 PATHS = ("simd", "scalar", "reference")
@@ -177,7 +178,7 @@ def test_mobilenet_v2_starting_with_transpose_profiles_end_to_end(tmp_path):
 from hypothesis import HealthCheck, given, seed, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
-from armsim.kernels.harness import run_case  # noqa: E402
+from armsim.pipeline.harness import run_case  # noqa: E402
 from armsim.kernels.oracle import oracle  # noqa: E402
 
 PROPERTY = settings(max_examples=20, deadline=None, derandomize=True,

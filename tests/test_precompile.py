@@ -1,4 +1,4 @@
-"""Parallel compile before a cold run (armsim.precompile): every unseen step is taken by
+"""Parallel compile before a cold run (armsim.infra.precompile): every unseen step is taken by
 exactly one process, seen steps by none, and a run with helpers gives the serial run's
 results."""
 import json
@@ -10,10 +10,11 @@ import time
 import numpy as np
 import pytest
 
-from armsim import modelgen, precompile
-from armsim import model as model_mod
-from armsim import prepare as prepare_mod
-from armsim.build import Build
+from armsim.data import modelgen
+from armsim.infra import precompile
+from armsim.pipeline import model as model_mod
+from armsim.pipeline import prepare as prepare_mod
+from armsim.pipeline.build import Build
 from armsim.operators.common import Step
 
 

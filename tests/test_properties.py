@@ -12,7 +12,7 @@ import numpy as np
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from armsim.kernels.harness import run_case
+from armsim.pipeline.harness import run_case
 from armsim.kernels.oracle import oracle
 from armsim.kernels.tflm.quantization_util import quantize_multiplier_greater_than_one
 

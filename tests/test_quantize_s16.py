@@ -4,7 +4,8 @@ bit-exact with TFLM's interpreter."""
 import numpy as np
 import pytest
 
-from armsim import model, modelgen, prepare, profiler
+from armsim.pipeline import model, prepare, profiler
+from armsim.data import modelgen
 
 from model_helpers import tflm_outputs
 

@@ -1,11 +1,12 @@
 """RELU, RELU6, LEAKY_RELU, ABS, HARD_SWISH, LOGISTIC and TANH (int8) on TFLM's counted reference kernels: one-op models built
-with armsim.modelgen, every int8 input value, bit-exact with the TFLM interpreter on all three
+with armsim.data.modelgen, every int8 input value, bit-exact with the TFLM interpreter on all three
 paths, each op simulated (counted), and the Prepare refusals TFLM makes."""
 import numpy as np
 import pytest
 import tflite
 
-from armsim import model, modelgen, prepare, profiler
+from armsim.pipeline import model, prepare, profiler
+from armsim.data import modelgen
 from armsim.errors import ModelError
 from model_helpers import tflm_outputs
 

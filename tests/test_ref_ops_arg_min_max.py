@@ -7,7 +7,8 @@ import pytest
 import tflite
 from model_helpers import tflm_outputs
 
-from armsim import model, modelgen, prepare, profiler
+from armsim.pipeline import model, prepare, profiler
+from armsim.data import modelgen
 from armsim.errors import ModelError
 
 PATHS = ("simd", "scalar", "reference")

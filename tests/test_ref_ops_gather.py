@@ -1,5 +1,5 @@
 """GATHER (int8 data, int32 positions) on TFLM's counted reference kernel: one-op models
-built with armsim.modelgen (axes incl. negative, batch_dims, position ranks 0-2, constant
+built with armsim.data.modelgen (axes incl. negative, batch_dims, position ranks 0-2, constant
 and computed positions), bit-exact with the TFLM interpreter on all three paths, each op
 simulated (counted), and the refusals of TFLM's Prepare."""
 import numpy as np
@@ -7,7 +7,8 @@ import pytest
 import tflite
 from model_helpers import tflm_outputs
 
-from armsim import model, modelgen, prepare, profiler
+from armsim.pipeline import model, prepare, profiler
+from armsim.data import modelgen
 from armsim.errors import ModelError
 
 PATHS = ("simd", "scalar", "reference")

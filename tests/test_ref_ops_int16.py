@@ -1,5 +1,5 @@
 """int16 variants of the reference-only ops (issue 10): 16x8 models (int16 activations) built
-with armsim.modelgen, bit-exact with TFLM's interpreter on every path with each op simulated
+with armsim.data.modelgen, bit-exact with TFLM's interpreter on every path with each op simulated
 (counted, not a host step), and TFLM's int16 refusals.  "-": TFLM has no int16 variant.
 
 Which reference-only ops TFLM runs with int16 activations (the Prepare / Eval type switch of
@@ -70,7 +70,8 @@ import numpy as np
 import pytest
 import tflite
 
-from armsim import model, modelgen, profiler
+from armsim.pipeline import model, profiler
+from armsim.data import modelgen
 from armsim.errors import ModelError
 from model_helpers import tflm_outputs
 from test_ref_ops_strided_slice import numpy_shape

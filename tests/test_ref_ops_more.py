@@ -1,10 +1,11 @@
 """PRELU, SQUARED_DIFFERENCE and MIRROR_PAD (int8) on TFLM's counted reference kernels:
-models built with armsim.modelgen, bit-exact with the TFLM interpreter on all three paths,
+models built with armsim.data.modelgen, bit-exact with the TFLM interpreter on all three paths,
 each op simulated (counted), broadcasting where TFLM's kernel has it, and the refusals."""
 import numpy as np
 import pytest
 
-from armsim import model, modelgen, prepare, profiler
+from armsim.pipeline import model, prepare, profiler
+from armsim.data import modelgen
 from armsim.cpu import machine
 from armsim.cpu.kernel import Tracer
 from armsim.errors import ModelError
@@ -170,7 +171,7 @@ def test_mirror_pad_beyond_the_mirror_refused(mode, pad):
 
 
 def test_mirror_pad_requests_two_scratch_buffers_of_rank_ints():
-    from armsim import arena
+    from armsim.pipeline import arena
     g = modelgen.Graph()
     x = g.input((2, 3, 4), scale=0.05)
     g.output(g.mirror_pad(x, [[1, 1], [0, 2], [1, 0]]))

@@ -20,7 +20,8 @@ import pytest
 from model_helpers import tflm_outputs
 
 import tflm_diff as td
-from armsim import model, modelgen, prepare, profiler
+from armsim.pipeline import model, prepare, profiler
+from armsim.data import modelgen
 from armsim.kernels.tflm.broadcast_binary import fused_loops
 from armsim.errors import ModelError
 

@@ -1,5 +1,5 @@
 """RESIZE_NEAREST_NEIGHBOR, RESIZE_BILINEAR, BATCH_TO_SPACE_ND, SPACE_TO_BATCH_ND and
-L2_POOL_2D (int8) on TFLM's counted reference kernels: models built with armsim.modelgen,
+L2_POOL_2D (int8) on TFLM's counted reference kernels: models built with armsim.data.modelgen,
 bit-exact with the TFLM interpreter on all three paths with every op simulated, and what
 TFLM's Prepare refuses refused in one line (each refusal checked against the interpreter)."""
 import numpy as np
@@ -7,7 +7,8 @@ import pytest
 import tflite
 from model_helpers import tflm_outputs
 
-from armsim import model, modelgen, prepare, profiler
+from armsim.pipeline import model, prepare, profiler
+from armsim.data import modelgen
 from armsim.cpu import machine
 from armsim.cpu.kernel import Tracer
 from armsim.errors import ModelError

@@ -1,12 +1,13 @@
 """Shape and data-movement ops (int8) on TFLM's counted reference kernels: one-op models
-built with armsim.modelgen, bit-exact with the TFLM interpreter on all three paths, every op
+built with armsim.data.modelgen, bit-exact with the TFLM interpreter on all three paths, every op
 simulated (counted), and the refusals of TFLM's Prepare."""
 import numpy as np
 import pytest
 import tflite
 from model_helpers import tflm_outputs
 
-from armsim import model, modelgen, prepare, profiler
+from armsim.pipeline import model, prepare, profiler
+from armsim.data import modelgen
 from armsim.errors import ModelError
 
 PATHS = ("simd", "scalar", "reference")

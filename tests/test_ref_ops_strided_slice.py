@@ -1,5 +1,5 @@
 """STRIDED_SLICE (int8) on TFLM's counted reference kernel: one-op models built with
-armsim.modelgen covering begin/end/shrink masks, negative indices and strides, clamped
+armsim.data.modelgen covering begin/end/shrink masks, negative indices and strides, clamped
 bounds and ranks 1-4, bit-exact with the TFLM interpreter on all three paths, each op
 simulated (counted), and the refusals of TFLM's Prepare."""
 import numpy as np
@@ -7,7 +7,8 @@ import pytest
 import tflite
 from model_helpers import tflm_outputs
 
-from armsim import model, modelgen, prepare, profiler
+from armsim.pipeline import model, prepare, profiler
+from armsim.data import modelgen
 from armsim.errors import ModelError
 
 PATHS = ("simd", "scalar", "reference")

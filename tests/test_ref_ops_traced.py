@@ -5,7 +5,8 @@ import numpy as np
 import pytest
 import tflite
 
-from armsim import model, modelgen, prepare, profiler
+from armsim.pipeline import model, prepare, profiler
+from armsim.data import modelgen
 from armsim.cpu import machine
 from armsim.cpu.kernel import Tracer
 import test_ref_ops_activations as act

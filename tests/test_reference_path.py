@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from armsim.cpu.kernel import Tracer
-from armsim.kernels.harness import run_case
+from armsim.pipeline.harness import run_case
 from armsim.kernels.oracle import oracle
 
 from conftest import REFERENCE, SHARED, VECTORS, expected_output, shared_cases

@@ -15,7 +15,7 @@ from html.parser import HTMLParser
 import pytest
 from click.testing import CliRunner
 
-from armsim import report
+from armsim.analysis import report
 from armsim.cpu.instructions import CLASS_OF
 
 BROWSER_TESTS = "ARMSIM_BROWSER_TESTS"
@@ -226,7 +226,7 @@ def test_no_profiles_is_an_error():
 
 
 def test_real_profile_of_the_example_model(chromium, tmp_path):
-    """`armsim compare --html` on the example model (armsim.profiler + cli/cmd_model.py)."""
+    """`armsim compare --html` on the example model (armsim.pipeline.profiler + cli/cmd_model.py)."""
     from armsim.cli.main import main
     html_path, json_path = tmp_path / "compare.html", tmp_path / "compare.json"
     result = CliRunner().invoke(main, ["compare", "--html", str(html_path), "--json",

@@ -5,10 +5,11 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
-from armsim.build import Build
+from armsim.pipeline.build import Build
 from armsim.errors import BuildError
 from armsim.cli.main import main
-from armsim.kernels import harness, oracle
+from armsim.pipeline import harness
+from armsim.kernels import oracle
 
 from conftest import VECTORS, load_case, shared_cases
 
@@ -68,7 +69,8 @@ def test_whatif_single_rounding():
 def test_tflm_reference_ops_keep_double_rounding():
     """A reference-only op on a CMSIS-NN path (here QUANTIZE int8 -> int8, whose TFLM port
     shares arm_nn_requantize's code) is TFLM's kernel: the CMSIS-NN macro does not reach it."""
-    from armsim import model, modelgen, profiler
+    from armsim.pipeline import model, profiler
+    from armsim.data import modelgen
     g = modelgen.Graph()
     x = g.input((1, 64), scale=0.05, zero_point=3)
     g.output(g.quantize(x, scale=0.0371, zero_point=-5))

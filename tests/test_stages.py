@@ -7,7 +7,8 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
-from armsim import api, prepare, profiler
+from armsim import api
+from armsim.pipeline import prepare, profiler
 from armsim.cli.main import main
 from armsim.cpu import cores, machine
 
@@ -45,7 +46,7 @@ def test_conv_stages_name_where_the_cycles_go():
 
 def test_board_memory_is_its_own_row():
     """A board's data cache prices the whole load trace: not split, but still summed."""
-    from armsim import boards
+    from armsim.data import boards
     model = api.load_model(None)
     config = boards.configure("nucleo-f767zi")
     prof = profiler.run(model, "simd", core=config.core, clock_mhz=config.clock_mhz,
@@ -59,7 +60,7 @@ def test_stage_blocks_partition_the_counters():
     """The whole-run counters are the sum of the stage blocks, and a block's instructions
     are the stage's."""
     model = api.load_model(None)
-    step = __import__("armsim.prepare", fromlist=["prepare"]).prepare(model)[0]
+    step = __import__("armsim.pipeline.prepare", fromlist=["prepare"]).prepare(model)[0]
     values = {t.index: x for t, x in zip(model.input_tensors(), profiler.random_inputs(model))}
     m, names, _, _ = profiler.run_step(step, values, "simd")
     blocks = machine.blocks(m)
@@ -80,7 +81,7 @@ def test_profile_stages_view_and_json(tmp_path):
 
 def test_why_no_simd_gain():
     """compare's reasons come from the stage split of both paths' runs."""
-    from armsim import insight
+    from armsim.analysis import insight
     model = api.load_model(None)
     simd, scalar = (profiler.run(model, p) for p in ("simd", "scalar"))
     gains = {g.op + str(g.index): g for g in

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 import tflite
 
-from armsim import modelgen
+from armsim.data import modelgen
 from armsim.kernels.tflm.quantization_util import quantize_multiplier
 import tflm_diff as td
 from model_helpers import shared_model
@@ -483,7 +483,7 @@ def test_an_op_tflm_aborts_on_is_one_line_not_a_crash(tmp_path):
 
 
 def test_host_tflm_runs_isolated_from_armsim():
-    from armsim import tflm_host
+    from armsim.pipeline import tflm_host
     from armsim.errors import ModelError
     with pytest.raises(ModelError, match="^m.tflite: op 3 X: TFLM crashed running this op "
                                          r"\(SIGABRT"):

@@ -1,4 +1,4 @@
-"""--trace-json: the per-op timeline in the Chrome trace-event format (armsim.timeline)."""
+"""--trace-json: the per-op timeline in the Chrome trace-event format (armsim.analysis.timeline)."""
 import json
 
 import pytest

@@ -180,7 +180,7 @@ def test_trace_a_conv_case():
 @pytest.mark.parametrize("path", ["simd", "scalar"])
 def test_trace_an_op_of_the_example_model(path):
     """An op of a .tflite model: the ops before it run counted, the op itself traced."""
-    from armsim import profiler
+    from armsim.pipeline import profiler
     from armsim.cli.cmd_model import load_model
     model, step, chain, records, m, out, fast = cmd_teach.trace_model_op(None, 5, path)
     assert step.op == "FULLY_CONNECTED"

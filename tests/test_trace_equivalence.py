@@ -24,7 +24,7 @@ from armsim.cpu import machine
 from armsim.cpu.kernel import Tracer, kernel, run
 from armsim.cpu.ops import (add, bcc, bl, cmp, fitted_ldr_sp, it, ldr, ldrsb, mov, pop_pc, push,
                             sadd8, sel, smlad, ssat, str_, strb, sub, sxtb16)
-from armsim.kernels import harness
+from armsim.pipeline import harness
 
 from conftest import VECTORS, load_case, shared_cases
 

@@ -1,5 +1,5 @@
 """`armsim why MODEL`: per op, the kernel path and the condition in the CMSIS-NN wrapper that
-chose it, and the cycles of nearby variants that would take a faster path (armsim.insight).
+chose it, and the cycles of nearby variants that would take a faster path (armsim.analysis.insight).
 `armsim whatif MODEL --vs KEY=VALUE`: the same model run again with one build or core choice
 changed, per op and in total."""
 
@@ -24,7 +24,7 @@ from armsim.cli.cmd_model import MODEL_HELP
 def why(model, core, toolchain, clock_mhz, flash_wait_states, board, path, op_indices,
         no_counterfactuals, json_file):
     """Why each layer takes its kernel path, and what a nearby variant would cost."""
-    from armsim import insight          # imports the wrappers' kernels: only for this command
+    from armsim.analysis import insight  # imports the wrappers' kernels: only for this command
     cmd_model._check_core(core)
     cmd_model._check_outputs(json_file)
     m, steps = cmd_model.load_model(model)

@@ -34,7 +34,7 @@ def load_case(case_file):
 
 def run(case, case_file, path, toolchain, core, function=None, flash_wait_states=0):
     """Run `case` and gather the report (a JSON-ready dict).  Errors: ClickException."""
-    from armsim.kernels import harness
+    from armsim.pipeline import harness
     try:
         result = harness.run_case(case, path, toolchain, function)
     except machine.MemoryFault as e:
@@ -173,7 +173,7 @@ def kernel(case_file, path, core, toolchain, function, flash_wait_states, json_o
     """Run CASE.json (the CMSIS-NN vectors' schema) on the machine: check output_ref,
     show the kernel path, instructions by mnemonic and cycles, and the measured counts
     when the file has them.  Exits non-zero when the output does not match."""
-    from armsim.kernels import harness
+    from armsim.pipeline import harness
     if path not in harness.PATHS:
         _fail(f"unknown path {path!r} (choose from {', '.join(harness.PATHS)})")
     if toolchain not in harness.TOOLCHAINS:

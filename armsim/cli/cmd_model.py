@@ -1,7 +1,7 @@
 """Whole-model commands: `armsim profile`, `compare`, `run`, `arena`.
 
 MODEL is a .tflite file or a name: NAME/model.tflite in the models directory
-`$ARMSIM_MODELS`, else an example armsim builds itself (`armsim.modelgen.EXAMPLES`), as
+`$ARMSIM_MODELS`, else an example armsim builds itself (`armsim.data.modelgen.EXAMPLES`), as
 `armsim.api.load_model` resolves it; without MODEL, the small example model.  Every
 problem is one line naming the file and the op or tensor, with a non-zero exit; outputs
 are written atomically (nothing is left behind on failure).  The --json schema is
@@ -16,15 +16,15 @@ import click
 import numpy as np
 
 from armsim import api
-from armsim import arena as arena_mod
-from armsim import boards
+from armsim.pipeline import arena as arena_mod
+from armsim.data import boards
 from armsim.cpu import cores, machine
-from armsim import model as model_mod
-from armsim import prepare as prepare_mod
-from armsim import profiler as profile_mod
-from armsim import timeline
-from armsim.build import Build
-from armsim.kernels import harness
+from armsim.pipeline import model as model_mod
+from armsim.pipeline import prepare as prepare_mod
+from armsim.pipeline import profiler as profile_mod
+from armsim.analysis import timeline
+from armsim.pipeline.build import Build
+from armsim.pipeline import harness
 from armsim.cli import output
 
 CORES = tuple(cores.CORES)
@@ -37,7 +37,7 @@ INPUT_HELP = ("one .npy per graph input, in order (repeat --input), or one .npz 
 
 def _model_help():
     """The MODEL paragraph of each command's --help, listing the bundled examples."""
-    from armsim import modelgen
+    from armsim.data import modelgen
     examples = "\n".join(f"  {name:8s} {builder.__doc__.splitlines()[0].rstrip('.')}"
                          for name, builder in modelgen.EXAMPLES.items())
     return (f"MODEL is a .tflite file or a name: NAME/model.tflite in the models directory "
@@ -75,7 +75,7 @@ def _write_json(path, obj):
 
 
 def _write_html(path, report):
-    from armsim import report as report_mod
+    from armsim.analysis import report as report_mod
     output.write_text(path, report_mod.render_html(report))
 
 
@@ -223,7 +223,7 @@ def _memory_wait_states(ctx, param, values):
 
 def _board_options(command):
     """--board and the memory overrides only a board has; the command receives `board` (an
-    `armsim.boards.Configuration`, or None) and `core`, `clock_mhz`, `flash_wait_states`
+    `armsim.data.boards.Configuration`, or None) and `core`, `clock_mhz`, `flash_wait_states`
     resolved against it."""
     @functools.wraps(command)
     def resolved(board, sram_wait_states, wait_states, arena, stack, weights, no_caches,
@@ -320,8 +320,8 @@ def _report(m, core, toolchain, clock_mhz, profiles, plan):
 
 def _why(m, profiles, toolchain):
     """Op index (a string, as JSON keys are) -> why the first CMSIS-NN path's kernel ran
-    (armsim.insight.dispatch); {} for a reference-only report."""
-    from armsim import insight
+    (armsim.analysis.insight.dispatch); {} for a reference-only report."""
+    from armsim.analysis import insight
     path = next((p for p in ("simd", "scalar") if p in profiles), None)
     if path is None:
         return {}
@@ -436,7 +436,7 @@ def compare(model, core, toolchain, clock_mhz, flash_wait_states, input_file, js
                                                   profs["reference"].outputs))
     con.print("outputs: identical on all three paths" if same else
               "[red]outputs differ between paths[/]")
-    from armsim import insight
+    from armsim.analysis import insight
     gains = [insight.simd_gain(a, b) for a, b in zip(profs["simd"].ops, profs["scalar"].ops)]
     low = [g for g in gains if g is not None and g.reason]
     if low:

@@ -15,7 +15,7 @@ from pathlib import Path
 import click
 import numpy as np
 
-from armsim import explain as _explain
+from armsim.analysis import explain as _explain
 from armsim.cpu import isa, kernel as _kernel, machine
 from armsim.cpu.instructions import CLASS_OF
 
@@ -431,7 +431,7 @@ def trace_problem(name, path="simd", values=None, offset=0, **extra):
 
 def trace_case(case_path, path="simd"):
     """Trace a CMSIS-NN vector case through the harness (a whole op)."""
-    from armsim.kernels import harness
+    from armsim.pipeline import harness
     try:
         case = json.loads(Path(case_path).read_text())
     except (OSError, ValueError) as e:
@@ -485,7 +485,7 @@ def _case_lines(case_path, path, max_lines, start_at=None):
     if "output_ref" in case:
         same = np.array_equal(out, np.asarray(case["output_ref"], out.dtype).ravel())
         lines.append(f"  equals the case's output_ref: {'yes' if same else 'NO'}")
-    from armsim.kernels import harness
+    from armsim.pipeline import harness
     counts = {}
     for p in ("simd", "scalar"):
         counts[p] = harness.run_case(case, p).m
@@ -499,7 +499,7 @@ def _case_lines(case_path, path, max_lines, start_at=None):
 def trace_model_op(model_arg, op_index, path="simd", limit=2_000_000):
     """Trace op `op_index` of a model (a .tflite path, a shared model name, or None for the
     example model): the ops before it run counted to produce its input."""
-    from armsim import profiler
+    from armsim.pipeline import profiler
     from armsim.cli.cmd_model import load_model
     model, steps = load_model(model_arg)
     if not 0 <= op_index < len(steps):

@@ -289,7 +289,7 @@ def elementwise_mul(case):
 def oracle(case):
     """The output of `case` (flat, in the output tensor's layout, the family's OUTPUT_DTYPE,
     int8 by default): the ORACLE its family module names."""
-    from armsim.kernels.harness import CaseError, family
+    from armsim.pipeline.harness import CaseError, family
     try:
         fn = family(case.get("family")).ORACLE
     except CaseError:

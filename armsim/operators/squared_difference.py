@@ -3,7 +3,7 @@ reference kernel on every path, broadcasting as TFLM does (BroadcastBinaryFuncti
 when the input shapes differ).
 
 Prepare (SquaredDifferencePrepare): equal input types (TF_LITE_ENSURE_TYPES_EQ); int8:
-zero points within int8 (armsim.model refuses others for any int8 tensor), left_shift 7,
+zero points within int8 (armsim.pipeline.model refuses others for any int8 tensor), left_shift 7,
 activation range [-128, 127]; int16: every zero point 0 (TF_LITE_ENSURE), left_shift 0,
 range [-32768, 32767]; twice_max_input_scale = 2.0 * (double)max(float scales); input
 multipliers QuantizeMultiplierSmallerThanOneExp(scale / twice); output multiplier

@@ -21,8 +21,8 @@ where a size depends on the TFLM build it is calibrated against the measured
 from dataclasses import dataclass, field
 
 from armsim import operators
-from armsim.build import Build
-from armsim.kernels import harness
+from armsim.pipeline.build import Build
+from armsim.pipeline import harness
 
 ALIGN = 16                       # MicroArenaBufferAlignment()
 

@@ -160,7 +160,7 @@ def configure(name, clock_mhz=None, wait_states=None, arena=None, weights=None, 
 
 # --- the presets ---------------------------------------------------------------------------
 
-_ISSUE_PLACEMENT = ("armsim's TFLM layout (armsim.kernels.harness.layout): constant tensors "
+_ISSUE_PLACEMENT = ("armsim's TFLM layout (armsim.pipeline.harness.layout): constant tensors "
                     "(weights, bias, quantization) in flash, the tensor arena and the stack in "
                     "SRAM, as a default TFLM build links them")
 _STANDARD_PLACEMENT = {"flash": "flash", "sram": "sram", "stack": "sram"}

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from armsim.build import PATHS, TOOLCHAINS, Build  # noqa: F401 (re-used by the CLI)
+from armsim.pipeline.build import PATHS, TOOLCHAINS, Build  # noqa: F401 (re-used by the CLI)
 from armsim.errors import BuildError, CaseError
 from armsim.cpu import machine
 from armsim.kernels import families as _families

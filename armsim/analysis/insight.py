@@ -16,7 +16,7 @@ CMSIS-NN kernel; their reason says so, naming the kernel TFLM's Eval calls.
 Counterfactuals.  Where a taken branch tested a layer option a converter can change
 (padding, stride, dilation) and the changed layer's own traced dispatch hands it to another
 kernel, `counterfactuals` cuts the op into a one-op model
-(`armsim.tflm_host.cut`), changes that option (the output shape follows, as Prepare
+(`armsim.pipeline.tflm_host.cut`), changes that option (the output shape follows, as Prepare
 computes it), and profiles both the unchanged and the changed one-op model on the same
 seeded input: the cycles are a run of the changed layer, not an estimate.
 """
@@ -27,9 +27,9 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from armsim import model as model_mod
-from armsim import prepare as prepare_mod
-from armsim import profiler, tflm_host
+from armsim.pipeline import model as model_mod
+from armsim.pipeline import prepare as prepare_mod
+from armsim.pipeline import profiler, tflm_host
 from armsim.cpu.instructions import CLASS_OF
 from armsim.cpu.kernel import Tracer, run
 from armsim.kernels.cmsis_nn import arm_convolve_wrapper_s8 as conv_wrapper

@@ -45,7 +45,7 @@ try:
 except ImportError:          # not POSIX: no lock, concurrent first runs may compile twice
     fcntl = None
 
-PACKAGE = Path(__file__).resolve().parent          # .../armsim
+PACKAGE = Path(__file__).resolve().parents[1]      # .../armsim
 _ROOT = PACKAGE.parent
 _MAGIC = b"armsim-cache-2\n"
 _LIBRARY_KIND = "object+symbols"

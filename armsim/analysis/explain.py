@@ -11,8 +11,8 @@ carry=None, lsb=None, width=None)` returns the text; `instructions()` lists the 
 """
 import inspect
 
-from .cpu import isa
-from .cpu.instructions import CLASS_OF
+from armsim.cpu import isa
+from armsim.cpu.instructions import CLASS_OF
 from armsim.errors import ExplainError
 
 

@@ -3,10 +3,11 @@
 Each operator's Prepare lives in its module under `armsim.operators`; this runs them in
 execution order, after the option ranges every Prepare assumes.  Each returns a
 `armsim.operators.common.Step`: the case dict (the CMSIS-NN vectors' JSON schema, see
-../shared/cmsis_nn_vectors/README.md) that `armsim.kernels.harness.run_case` runs on any
+../shared/cmsis_nn_vectors/README.md) that `armsim.pipeline.harness.run_case` runs on any
 path, or, for ops without a CMSIS-NN port, the case their TFLM reference port runs.
 """
-from armsim import operators, tflm_host
+from armsim import operators
+from armsim.pipeline import tflm_host
 from armsim.operators.common import NotSimulated, Step, case_tag, error, file_name
 
 from armsim.errors import ModelError
@@ -58,7 +59,7 @@ def _check_options(model, op):
 
 
 def host_step(model, op, reason):
-    """A step TFLM computes on the host (armsim.tflm_host); its Prepare runs now, so an op
+    """A step TFLM computes on the host (armsim.pipeline.tflm_host); its Prepare runs now, so an op
     TFLM refuses is a ModelError here, as it would be in TFLM's AllocateTensors."""
     if not model.raw:
         raise error(model, op, f"not simulated ({reason}) and the model's bytes are not "

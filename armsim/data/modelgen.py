@@ -58,7 +58,7 @@ _SIGMOID_OUT = {("LOGISTIC", "int8"): (1 / 256, -128), ("LOGISTIC", "int16"): (2
                 ("TANH", "int8"): (1 / 128, 0), ("TANH", "int16"): (2**-15, 0)}
 
 # Versions the TFLite converter gives an int8 model of each op (tensorflow/lite/tools/
-# versioning/op_version.cc): what `armsim.model`'s resolver sees in converted models.
+# versioning/op_version.cc): what `armsim.pipeline.model`'s resolver sees in converted models.
 OP_VERSIONS = {
     _BO.CONV_2D: 3, _BO.DEPTHWISE_CONV_2D: 3, _BO.FULLY_CONNECTED: 4,
     _BO.AVERAGE_POOL_2D: 2, _BO.MAX_POOL_2D: 2, _BO.SOFTMAX: 2, _BO.ADD: 2, _BO.MUL: 2,

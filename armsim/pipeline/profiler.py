@@ -1,7 +1,7 @@
 """Run a model op by op on one path and collect what each op executed.
 
 For every `prepare.Step`: the CMSIS-NN family (`simd`/`scalar`) or TFLM reference port
-(`reference`) runs through `armsim.kernels.harness.run_case` on a fresh machine, followed on the
+(`reference`) runs through `armsim.pipeline.harness.run_case` on a fresh machine, followed on the
 same machine by TFLM's Eval glue (`armsim.kernels.tflm.eval_glue`); ops without a CMSIS-NN port
 run their TFLM reference port (`armsim.kernels.tflm.<op>`) on every path and are marked
 ``reference``.  Float QUANTIZE/DEQUANTIZE (FPU code armsim does not model) are computed
@@ -15,12 +15,14 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from armsim.cpu import cores, machine
-from armsim import model as model_mod
-from armsim import operators, precompile, tflm_host
-from armsim.build import Build
+from armsim.pipeline import model as model_mod
+from armsim import operators
+from armsim.infra import precompile
+from armsim.pipeline import tflm_host
+from armsim.pipeline.build import Build
 from armsim.errors import BuildError, ProfileError
-from armsim import prepare as prepare_mod
-from armsim.kernels import harness
+from armsim.pipeline import prepare as prepare_mod
+from armsim.pipeline import harness
 from armsim.kernels.tflm import eval_glue
 
 DEFAULT_SEED = 0
@@ -61,7 +63,7 @@ class ModelProfile:
     flash_wait_states: int
     ops: list
     outputs: list                # graph outputs (numpy arrays)
-    board: object = None         # armsim.boards.Configuration the memory was priced with
+    board: object = None         # armsim.data.boards.Configuration the memory was priced with
     single_rounding: bool = False  # CMSIS-NN built with CMSIS_NN_USE_SINGLE_ROUNDING
 
     @property
@@ -297,8 +299,8 @@ def run_step(step, values, build, toolchain="gcc", tracer=None):
 def run(model, path="simd", toolchain="gcc", core="cortex-m4", clock_mhz=100.0,
         flash_wait_states=0, inputs=None, steps=None, progress=None, board=None,
         single_rounding=False):
-    """Profile `model` (an `armsim.model.Model`) on `path`; returns a `ModelProfile`.
-    `board` (an `armsim.boards.Configuration`) prices memory with the board's memory system
+    """Profile `model` (an `armsim.pipeline.model.Model`) on `path`; returns a `ModelProfile`.
+    `board` (an `armsim.data.boards.Configuration`) prices memory with the board's memory system
     (its core and clock are the caller's `core` and `clock_mhz`)."""
     try:
         build = Build(path, toolchain, core, single_rounding)

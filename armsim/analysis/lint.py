@@ -77,7 +77,7 @@ class Finding:
 
 
 def lint(model):
-    """Every finding in `model` (an `armsim.model.Model`), in op order."""
+    """Every finding in `model` (an `armsim.pipeline.model.Model`), in op order."""
     findings = []
     for op in model.operators:
         found = []

@@ -4,7 +4,7 @@ numba compiles a kernel on its first call, in the calling process: a cold run of
 spends nearly all its time compiling, one kernel after another, on one core.  Before a run,
 `warm` forks helper processes (``ARMSIM_JOBS``, default: the CPUs this process may use) that
 run the model's not-yet-seen steps on stand-in inputs, taking steps from one shared queue,
-so their compiles fill the on-disk cache (`armsim._cache`: one compile per function across
+so their compiles fill the on-disk cache (`armsim.infra.cache`: one compile per function across
 processes) side by side; the run itself then loads what they compiled.  Only compiling is
 shared: the helpers' results are discarded, and the run computes every output itself.
 
@@ -20,7 +20,7 @@ import sys
 
 import numpy as np
 
-from armsim import _cache
+from armsim.infra import cache as _cache
 
 _RECORD = struct.Struct("<i")
 

@@ -17,7 +17,7 @@ import html
 import json
 import math
 
-from .cpu.instructions import CLASS_OF, CLASSES
+from armsim.cpu.instructions import CLASS_OF, CLASSES
 from armsim.errors import ReportError
 
 PATH_ORDER = ("simd", "scalar", "reference")
@@ -332,10 +332,10 @@ def render_html(report):
         head += [f"<th>{_e(p)} instr</th>", f"<th>{_e(p)} cycles</th>"]
     if "simd" in paths and "scalar" in paths:
         head.append("<th>scalar / simd</th>")
-    why = report.get("why") or {}          # op index -> why its kernel path (armsim.insight)
+    why = report.get("why") or {}          # op index -> why its kernel path (armsim.analysis.insight)
     if why:
         head.append('<th class="l">why this kernel</th>')
-    # compare: why the DSP build gains less than 1.3x (armsim.insight.simd_gain)
+    # compare: why the DSP build gains less than 1.3x (armsim.analysis.insight.simd_gain)
     gain = {o["index"]: (o.get("simd_gain") or {}).get("reason", "")
             for o in profiles.get("simd", {}).get("ops", [])}
     if any(gain.values()):

@@ -265,7 +265,7 @@ def _decode(buf, path, name):
         if opname is None:
             raise ModelError(f"{name}: op {k}: unknown builtin op code {builtin}")
         # an op without a module in armsim.operators still loads: TFLM computes it on the
-        # host (armsim.tflm_host), and its options are TFLM's business
+        # host (armsim.pipeline.tflm_host), and its options are TFLM's business
         operator = operator_named(opname)
         version = code.Version()
         op_in = [int(i) for i in o.InputsAsNumpy()] if o.InputsLength() else []
