@@ -137,11 +137,9 @@ def snapshot_models(models_from=None):
     return out
 
 
-#: the test files that build models (by op and by layer; the names of the commit collected at)
-COLLECT_FROM = ("test_ref_ops_*.py", "test_ops_*.py", "test_model_*.py", "test_models_*.py",
-                "test_quantize_s16.py", "test_multi_io.py", "test_not_simulated.py",
-                "test_reference_path.py", "test_tflm_parity.py", "test_single_rounding.py",
-                "test_stages.py", "test_insight.py", "test_lint.py", "test_examples.py")
+#: the test files that build models
+COLLECT_FROM = ("ops/test_*.py", "pipeline/test_*.py", "data/test_examples.py",
+                "analysis/test_insight.py", "analysis/test_lint.py", "cpu/test_stages.py")
 LARGEST_COLLECTED = 4 << 20
 
 

@@ -10,7 +10,7 @@ import numpy as np
 from armsim.pipeline.harness import FAMILIES, family
 
 # pytest -n 2 keeps both cores busy already: no compile helpers per run (armsim.infra.precompile;
-# tests/test_precompile.py sets its own)
+# tests/infra/test_precompile.py sets its own)
 os.environ.setdefault("ARMSIM_JOBS", "1")
 
 REPO = Path(__file__).resolve().parents[1]
@@ -33,7 +33,7 @@ def load_case(path):
 
 def shared_cases(directory, family=None):
     """The case files in `directory` of the families armsim ports (all of them if `family`
-    is None, else that one).  tests/test_shared_coverage.py names the families left out."""
+    is None, else that one).  tests/kernels/test_shared_coverage.py names the families left out."""
     return [p for p in sorted(Path(directory).glob("*.json"))
             if _family(p) in FAMILIES and (family is None or _family(p) == family)]
 

@@ -24,7 +24,7 @@ kernels) is made by `jit`.
   Compiled code makes machines only from the borrowed one's arrays (`ops.enter_region`).
 
 `Dispatcher` overrides two methods of numba's dispatcher (an internal interface: numba's
-version is pinned in pyproject.toml; tests/test_cache.py exercises each override).
+version is pinned in pyproject.toml; tests/infra/test_cache.py exercises each override).
 """
 import sys
 

@@ -1091,7 +1091,7 @@ def example_model(seed=0):
 # files MLPerf Tiny ships, with seeded random weights.  The input quantization is the
 # shipped models'; RELU outputs use zero point -128 as the converter gives them; activation
 # and logit scales are near the shipped models' (0.015-0.11 and 0.015-0.17).
-# tests/test_examples.py checks each against the shipped model where ../shared has it.
+# tests/data/test_examples.py checks each against the shipped model where ../shared has it.
 _ACTIVATION_SCALE = 0.05
 _LOGIT_SCALE = 0.15
 

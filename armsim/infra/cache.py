@@ -20,7 +20,7 @@ relocatable, checked on load, safe under concurrent first runs.
   read-modify-write of an index; the others wait and load the result.
 
 This subclasses numba's cache classes (`numba.core.caching`), an internal interface: the
-numba versions it was written for are pinned in pyproject.toml, and tests/test_cache.py
+numba versions it was written for are pinned in pyproject.toml, and tests/infra/test_cache.py
 exercises every part on the installed numba.
 """
 import contextlib

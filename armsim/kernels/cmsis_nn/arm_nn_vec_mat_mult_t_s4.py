@@ -26,7 +26,7 @@ register copies per half row pair (DSP_HALF_ROW, SCALAR_HALF_ROW) and the frame 
 ops sized to the measured totals; the module is therefore not marked DISASSEMBLED.  The
 SIMD mnemonics (SMLAD 2,048, SXTB16 4,096, SXTAB16 1,024, ROR 2,048, LDRH 1,024, BFI 1,024,
 UXTB 1,024) and the scalar MLA 4,096 / LDRSB 4,096 / SBFX 2,048 equal the measured
-histograms.  Totals with arm_fully_connected_s4: see tests/test_ops_fc_s4.py (dsp_O2
+histograms.  Totals with arm_fully_connected_s4: see tests/ops/test_fully_connected_int4.py (dsp_O2
 21,588 and scalar_O2 21,928 measured).
 """
 from armsim.cpu.kernel import kernel

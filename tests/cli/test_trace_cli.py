@@ -12,7 +12,7 @@ from armsim.cpu import machine
 from armsim.cli import cmd_teach
 from armsim.cli.main import main
 
-SHARED = Path(__file__).resolve().parents[2] / "shared"
+SHARED = Path(__file__).resolve().parents[3] / "shared"
 
 
 def run(*args):

@@ -2,7 +2,7 @@
 CMSIS-NN vectors and the measured counts of ../shared (output and the updated state), and
 test-built models against TFLM's Python interpreter on all three paths, over several
 invocations (the state carried over), plus a keyword-spotter-shaped model profiled end to
-end.  (tests/test_oracle.py, test_reference_path.py, test_trace_equivalence.py,
+end.  (tests/kernels/test_oracle.py, test_reference_path.py, test_trace_equivalence.py,
 test_reference_cycles.py and test_failed_it.py pick the cases up from ../shared too.)"""
 import json
 

@@ -231,7 +231,7 @@ def test_whatif_bad_change_is_one_line():
 
 def test_html_report_shows_why_each_kernel(chromium, tmp_path):  # noqa: F811 (fixture)
     """`profile --html`: the per-op table has each op's dispatch reason, rendered by a real
-    browser (the fixture and parser of tests/test_report_html.py)."""
+    browser (the fixture and parser of tests/analysis/test_report_html.py)."""
     html = tmp_path / "report.html"
     r = CliRunner().invoke(main, ["profile", "--html", str(html)])
     assert r.exit_code == 0, r.output

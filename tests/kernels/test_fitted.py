@@ -5,7 +5,7 @@ reloads, struct fields and stacked arguments kept on the stack) are placed and c
 fit the measured per-function counts of ../shared/reference, so they must go through a
 ``fitted_*`` op.  A port read off gcc's disassembly instruction for instruction says so
 with a module-level ``DISASSEMBLED`` (the sources and compiler it was read from); its
-stack traffic is transcribed.  The marking changes no count (tests/test_reference_cycles.py and the model
+stack traffic is transcribed.  The marking changes no count (tests/kernels/test_reference_cycles.py and the model
 tests hold the counts); here: the rule holds in the sources, and the marks reach the
 counted run, the trace, the kernel report and the profile JSON.
 """

@@ -1,6 +1,6 @@
 """TRANSPOSE_CONV: arm_transpose_conv_wrapper_s8 (both of its paths) against the CMSIS-NN
 vectors and the measured counts of ../shared, and test-built models against TFLM's Python
-interpreter on all three paths.  (tests/test_oracle.py, test_reference_path.py,
+interpreter on all three paths.  (tests/kernels/test_oracle.py, test_reference_path.py,
 test_trace_equivalence.py, test_reference_cycles.py and test_failed_it.py pick the family's
 cases up from ../shared as well.)"""
 import json

@@ -4,7 +4,7 @@ the measured counts of ../shared on all three paths, and a test-built 16x8 model
 four ops against TFLM's Python interpreter (`armsim run` and the profiler); TFLM's Prepare
 refusals, the host fallback (ADD zero points) and the broadcast's reference kernel.
 
-    python -m pytest -q -p no:cacheprovider -n 0 tests/test_ops_s16_elementwise_pool.py
+    python -m pytest -q -p no:cacheprovider -n 0 tests/ops/test_ops_s16_elementwise_pool.py
 """
 import numpy as np
 import pytest
@@ -238,7 +238,7 @@ def _host_ops_match_tflm(data, name):
 def test_broadcast_int16_runs_the_reference_kernel(op):
     """TFLM's cmsis_nn add.cc / mul.cc send a broadcast int16 op to the reference
     BroadcastAdd4DSlow / BroadcastMul4DSlow: armsim runs that port (counted) on every path
-    (more shapes: tests/test_ref_ops_reduce.py)."""
+    (more shapes: tests/ops/test_ref_ops_reduce.py)."""
     data = _binary_model(op, (1, 4, 5, 3), (1, 1, 5, 1))
     m = model.parse(data, f"bcast_{op}.tflite")
     xs = profiler.random_inputs(m, seed=4)

@@ -25,7 +25,7 @@ from armsim.pipeline.harness import run_case
 
 from conftest import MEASURED_BUILD, REFERENCE, shared_cases
 
-SHARED = os.path.join(os.path.dirname(__file__), "..", "..", "shared")
+SHARED = os.path.join(os.path.dirname(__file__), "..", "..", "..", "shared")
 EXACT_MNEMONICS = ("smlad", "sxtb16", "sxtab16", "pkhbt", "push", "pop", "bl")
 
 
@@ -203,7 +203,7 @@ def _q7_block(case):
 
 # the int8 families' calls, exact per call; the int4 depthwise opt kernel's calls
 # (dw_s4_3x3_8x8x16_m1_p1: 59 instructions per 16-value call measured on dsp_O2, the port 55;
-# scalar exact) are held to their family total by tests/test_ops_dw_s4.py -- not yet explained
+# scalar exact) are held to their family total by tests/ops/test_depthwise_conv_2d_int4.py -- not yet explained
 Q7_MEASURED = [(str(p), b) for p in shared_cases(REFERENCE)
                for b in ("dsp_O2", "scalar_O2")
                if _load(p)["family"] in ("depthwise_conv", "conv")

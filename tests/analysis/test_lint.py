@@ -18,7 +18,7 @@ from armsim.cli.main import main
 from armsim.errors import ModelError
 from armsim.pipeline.model import parse
 
-SHARED_MODELS = sorted(glob.glob(os.path.join(os.path.dirname(__file__), "..", "..", "shared",
+SHARED_MODELS = sorted(glob.glob(os.path.join(os.path.dirname(__file__), "..", "..", "..", "shared",
                                               "models", "*", "model.tflite")))
 
 

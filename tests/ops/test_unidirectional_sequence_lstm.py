@@ -2,7 +2,7 @@
 CMSIS-NN vectors and the measured counts of ../shared, the numpy oracle, and TFLM's reference
 integer LSTM port; test-built models (batch / time major, batches, zero points, cell clips,
 a gate multiplier above one) and an LSTM classifier against TFLM's Python interpreter on all
-three paths.  (tests/test_oracle.py, test_reference_path.py, test_trace_equivalence.py,
+three paths.  (tests/kernels/test_oracle.py, test_reference_path.py, test_trace_equivalence.py,
 test_reference_cycles.py and test_failed_it.py pick the cases up from ../shared too.)"""
 import copy
 import json

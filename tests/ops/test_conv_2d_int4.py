@@ -5,7 +5,7 @@ arm_convolve_1_x_n_s4, arm_convolve_s4) on the simd, scalar and reference paths,
 output_ref and the int8 conv oracle on the unpacked weights, taking the measured kernel chain
 and within 5 % of the measured instruction totals; the generic leaf arm_convolve_s4 run
 directly on every case (it computes any convolution); arm_convolve_1_x_n_s4 on its vectors;
-arm_convolve_wrapper_s4's dispatch on every case.  (tests/test_oracle.py,
+arm_convolve_wrapper_s4's dispatch on every case.  (tests/kernels/test_oracle.py,
 test_reference_path.py, test_trace_equivalence.py pick the family's cases up as well.)"""
 import json
 

@@ -10,9 +10,9 @@ from armsim.data import modelgen
 from armsim.cpu import machine
 from armsim.cpu.kernel import Tracer
 import test_ref_ops_activations as act
-import test_ref_ops_gather as gat
+import test_gather as gat
 import test_ref_ops_shape as shp
-import test_ref_ops_strided_slice as sts
+import test_strided_slice as sts
 
 BO = tflite.BuiltinOperator
 

@@ -1,6 +1,6 @@
 """Memory-system model: each mechanism on a few real ops, against cycles worked out by hand.
 
-The machine runs real `armsim.cpu.ops` (as tests/test_cores.py does); the memory system is
+The machine runs real `armsim.cpu.ops` (as tests/cpu/test_cores.py does); the memory system is
 built here from `armsim.cpu.memory` dataclasses with round numbers, so every expected figure
 below follows from the module docstring's rules in a line of arithmetic.
 """

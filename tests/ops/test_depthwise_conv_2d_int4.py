@@ -6,7 +6,7 @@ unpacked weights.  Kernel by kernel (on a memory laid out here): the generic
 arm_depthwise_conv_s4 (all four loops of depthwise_conv_s4_generic, incl. synthetic shapes
 the vectors miss), arm_depthwise_conv_s4_opt, arm_depthwise_conv_wrapper_s4's dispatch, TFLM's
 reference path, and the measured instruction counts of the two kernels (5 %).
-(tests/test_oracle.py, test_reference_path.py, test_trace_equivalence.py,
+(tests/kernels/test_oracle.py, test_reference_path.py, test_trace_equivalence.py,
 test_reference_cycles.py and test_failed_it.py pick the family's cases up as well.)"""
 import numpy as np
 import pytest

@@ -8,7 +8,7 @@ order of loads and ALU/multiply ops.  Parametrised over ../shared/reference/*.js
 file there is a new test.
 
 Failed IT-block instructions are charged one cycle each, as in `cycles_trm` (the ports pass
-how many fail at each IT, `it(m, failed)`; tests/test_failed_it.py checks those counts).
+how many fail at each IT, `it(m, failed)`; tests/cpu/test_failed_it.py checks those counts).
 Not modelled: no pipelining when a load's base register is the previous load's destination.
 Those, with the per-mnemonic counts' own small differences, keep one case outside 10%:
 

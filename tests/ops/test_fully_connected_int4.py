@@ -2,7 +2,7 @@
 and the measured case of ../shared on the simd, scalar and reference paths, the measured
 counts, and synthetic shapes that reach every branch of arm_nn_vec_mat_mult_t_s4 (odd
 columns, the 2-column DSP tail, rows % 4 != 0, batches, no bias) against the numpy oracle.
-(tests/test_oracle.py, test_reference_path.py, test_trace_equivalence.py,
+(tests/kernels/test_oracle.py, test_reference_path.py, test_trace_equivalence.py,
 test_reference_cycles.py and test_failed_it.py pick the cases up from ../shared as well.)"""
 import numpy as np
 import pytest

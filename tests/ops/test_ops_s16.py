@@ -1,6 +1,6 @@
 """16x8 kernels (int16 activations, int8 weights, int64 bias): the int16 families against
 the CMSIS-NN vectors and the measured counts of ../shared, and test-built 16x8 models
-against TFLM's Python interpreter on all three paths.  (tests/test_oracle.py,
+against TFLM's Python interpreter on all three paths.  (tests/kernels/test_oracle.py,
 test_reference_path.py, test_trace_equivalence.py, test_reference_cycles.py and
 test_failed_it.py pick the families' cases up from ../shared as well.)"""
 import numpy as np

@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-DOCS = Path(__file__).resolve().parents[1] / "docs"
+DOCS = Path(__file__).resolve().parents[2] / "docs"
 _spec = importlib.util.spec_from_file_location("regen_tutorial", DOCS / "regen_tutorial.py")
 regen = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(regen)

@@ -1,7 +1,7 @@
 """int16 SOFTMAX (arm_softmax_s16), int8 -> int16 SOFTMAX (arm_softmax_s8_s16) and int16
 BATCH_MATMUL (arm_batch_matmul_s16): the families against the CMSIS-NN vectors and the
 measured counts of ../shared on all three paths, TFLM's softmax LUTs, and test-built
-models against TFLM's Python interpreter on all three paths.  (tests/test_oracle.py,
+models against TFLM's Python interpreter on all three paths.  (tests/kernels/test_oracle.py,
 test_reference_path.py, test_trace_equivalence.py, test_reference_cycles.py and
 test_failed_it.py pick the families' cases up from ../shared as well.)"""
 import numpy as np

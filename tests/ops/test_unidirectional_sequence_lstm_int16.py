@@ -3,7 +3,7 @@ state): arm_lstm_unidirectional_s16 and its callees against CMSIS-NN's lstm_*_s1
 the numpy oracle, and TFLM's reference EvalLstm<int16_t, int8_t, int16_t, int64_t> port;
 test-built 16x8 models (batch / time major, batches, zero points, cell clips, a gate
 multiplier above one) against TFLM's Python interpreter on all three paths.
-(tests/test_oracle.py, test_reference_path.py, test_trace_equivalence.py and
+(tests/kernels/test_oracle.py, test_reference_path.py, test_trace_equivalence.py and
 test_failed_it.py pick the vectors up from ../shared too.)"""
 import collections
 import copy

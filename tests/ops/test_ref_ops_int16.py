@@ -74,7 +74,7 @@ from armsim.pipeline import model, profiler
 from armsim.data import modelgen
 from armsim.errors import ModelError
 from model_helpers import tflm_outputs
-from test_ref_ops_strided_slice import numpy_shape
+from test_strided_slice import numpy_shape
 
 PATHS = ("simd", "scalar", "reference")
 BO = tflite.BuiltinOperator
