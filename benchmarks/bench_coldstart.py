@@ -74,7 +74,7 @@ for path in ("simd", "scalar", "reference"):
 
 
 def family_compile_seconds(repeat):
-    from armsim.pipeline.harness import FAMILIES
+    from armsim.kernels.families import FAMILIES
     first = {}
     for case in sorted(VECTORS.glob("*.json")):
         family = json.loads(case.read_text()).get("family")

@@ -38,6 +38,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from armsim.cpu import cores  # noqa: E402
+from armsim.kernels import families  # noqa: E402
 from armsim.pipeline import harness  # noqa: E402
 from armsim import api  # noqa: E402
 from armsim.pipeline import arena, prepare, profiler
@@ -64,7 +65,7 @@ def _error(e):
 
 def case_runs(case):
     """(label, path, function) of every run of one case."""
-    module = harness.family(case["family"])
+    module = families.family(case["family"])
     functions = [None]
     if case.get("function") in getattr(module, "FUNCTIONS", ())[1:]:
         functions.append(case["function"])
@@ -95,7 +96,7 @@ def snapshot_cases():
     for directory in CASE_DIRECTORIES:
         for file in sorted(directory.glob("*.json")):
             case = json.loads(file.read_text())
-            if case.get("family") not in harness.FAMILIES:
+            if case.get("family") not in families.FAMILIES:
                 continue
             key = f"{directory.name}/{file.stem}"
             print(key, file=sys.stderr, flush=True)

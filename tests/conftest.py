@@ -7,7 +7,7 @@ from pathlib import Path
 
 import numpy as np
 
-from armsim.pipeline.harness import FAMILIES, family
+from armsim.kernels.families import FAMILIES, family
 
 # pytest -n 2 keeps both cores busy already: no compile helpers per run (armsim.infra.precompile;
 # tests/infra/test_precompile.py sets its own)

@@ -79,7 +79,10 @@ def prepare(model, op):
 
 
 def run_reference(m, case, addr, tracer=None):
-    from armsim.kernels.tflm import squared_difference
+    """SquaredDifferenceEval: ElementWise, or the broadcast when data->requires_broadcast."""
+    from armsim.kernels.tflm import broadcast_binary, squared_difference
+    if case["input1_shape"] != case["input2_shape"]:
+        return broadcast_binary.run_reference(m, case, addr, tracer)
     return squared_difference.run_reference(m, case, addr, tracer)
 
 

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 
 from armsim import operators
 from armsim.pipeline.build import Build
-from armsim.pipeline import harness
+from armsim.kernels import families
 
 ALIGN = 16                       # MicroArenaBufferAlignment()
 
@@ -117,12 +117,12 @@ def scratch_bytes(step, build):
         sizes = step.case.get("scratch_bytes", 0)       # MEAN's int32 temp_sum; MIRROR_PAD's two
         return [int(n) for n in sizes] if isinstance(sizes, list) else int(sizes)
     if not build.cmsis_nn:   # a CMSIS-NN family's reference kernel may request some too
-        module = harness.family(step.case["family"])
+        module = families.family(step.case["family"])
         if hasattr(module, "reference_buffer_sizes"):
             return [int(size) for size in module.reference_buffer_sizes(step.case)]
         return int(getattr(module, "reference_buffer_size", lambda case: 0)(step.case))
     case = step.extra.get("cmsis_case", step.case)
-    module = harness.family(case["family"])
+    module = families.family(case["family"])
     if hasattr(module, "buffer_sizes"):
         return [int(size) for size in module.buffer_sizes(case)]
     return int(module.buffer_size(case, build.dsp_extension, build.armclang))

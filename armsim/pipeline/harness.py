@@ -11,8 +11,6 @@ Paths: ``simd`` (CMSIS-NN built with ARM_MATH_DSP), ``scalar`` (CMSIS-NN plain C
 ``reference`` (TensorFlow Lite Micro's reference kernels).  Each family module under
 `armsim.kernels.families` runs the CMSIS-NN entry point; `armsim.kernels.tflm` runs the reference.
 """
-import importlib
-import pkgutil
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -20,17 +18,7 @@ import numpy as np
 from armsim.pipeline.build import PATHS, TOOLCHAINS, Build  # noqa: F401 (re-used by the CLI)
 from armsim.errors import BuildError, CaseError
 from armsim.cpu import machine
-from armsim.kernels import families as _families
-
-#: one module per family in armsim/kernels/families/, named after the family; each has
-#: FUNCTIONS (entry points, the wrapper first), buffer_size, run_cmsis, run_reference (the
-#: TFLM port) and ORACLE (numpy), and where it differs from the defaults below: ARRAYS
-#: (case field -> (region, dtype) of the arrays it places; `case_arrays(case)` where they depend
-#: on the case, e.g. an int32 or int64 bias), OUTPUT_DTYPE, output_count,
-#: reference_buffer_size (the scratch bytes TFLM's reference Prepare requests),
-#: derived_arrays(case) -> {name: (region, array)} (arrays computed from the case, such as
-#: the sums TFLM's Prepare precomputes, and tables of the library the kernels read)
-FAMILIES = tuple(sorted(i.name for i in pkgutil.iter_modules(_families.__path__)))
+from armsim.kernels.families import family, output_dtype
 
 #: activations in SRAM, constant data (weights, bias, per-channel quantization) in flash
 ARRAYS = {"input": ("sram", np.int8), "input2": ("sram", np.int8),
@@ -62,13 +50,6 @@ class Result:
         return sum(self.counts().values())
 
 
-def family(name):
-    """The module of family `name` (CaseError naming the known ones otherwise)."""
-    if name not in FAMILIES:
-        raise CaseError(f"unknown family {name!r} (known: {', '.join(FAMILIES)})")
-    return importlib.import_module(f"{_families.__name__}.{name}")
-
-
 def output_count(case):
     module = family(case.get("family"))
     if hasattr(module, "output_count"):
@@ -95,7 +76,7 @@ def layout(case, scratch_bytes):
             addr[name] = mem.place(region, data)
     if case.get("bias_is_null"):
         addr["bias"] = 0                      # a NULL bias pointer
-    out_dtype = np.dtype(getattr(module, "OUTPUT_DTYPE", np.int8))
+    out_dtype = output_dtype(module)
     addr["output"] = mem.place("sram", output_count(case) * out_dtype.itemsize)
     addr["scratch"] = mem.place("sram", scratch_bytes) if scratch_bytes else 0
     addr["scratch_bytes"] = scratch_bytes
@@ -126,7 +107,7 @@ def run_case(case, build="simd", toolchain="gcc", function=None, tracer=None):
     except machine.MemoryFault as fault:
         raise machine.MemoryFault(machine.fault_message(m, mem.names)) from fault
     output = machine.read(m, addr["output"], output_count(case),
-                          getattr(module, "OUTPUT_DTYPE", np.int8))
+                          output_dtype(module))
     return Result(case.get("case", "?"), case["family"], build.path, build.toolchain, chain,
                   output, m,
                   list(mem.names), addr)

@@ -5,7 +5,8 @@ import json
 import numpy as np
 import pytest
 
-from armsim.kernels.oracle import oracle, requantize, rdbpot, srdhm
+from armsim.kernels.families import oracle
+from armsim.kernels.oracle import requantize, rdbpot, srdhm
 
 from conftest import REFERENCE, SHARED, VECTORS, expected_output, shared_cases
 

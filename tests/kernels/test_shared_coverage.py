@@ -2,7 +2,7 @@
 files of the ported families (conftest.shared_cases), and every family there is ported."""
 from pathlib import Path
 
-from armsim.pipeline.harness import FAMILIES
+from armsim.kernels.families import FAMILIES
 
 from conftest import REFERENCE, VECTORS, all_families, shared_cases
 

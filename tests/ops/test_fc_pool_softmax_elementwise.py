@@ -13,7 +13,7 @@ from armsim.cpu import machine
 from armsim.cpu.kernel import Tracer
 from armsim.errors import CaseError
 from armsim.pipeline.harness import run_case
-from armsim.kernels.oracle import oracle
+from armsim.kernels.families import oracle
 
 from conftest import MEASURED_BUILD, REFERENCE, VECTORS, load_case
 

@@ -10,7 +10,7 @@ import pytest
 from armsim.kernels.families.fully_connected_s4 import unpacked_weights
 from armsim.errors import CaseError
 from armsim.pipeline.harness import run_case
-from armsim.kernels.oracle import oracle
+from armsim.kernels.families import oracle
 
 from conftest import MEASURED_BUILD, REFERENCE, VECTORS, expected_output, load_case, shared_cases
 

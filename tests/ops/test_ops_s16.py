@@ -11,7 +11,7 @@ from armsim.pipeline import arena, model, prepare, profiler
 from armsim.data import modelgen
 from armsim.errors import CaseError
 from armsim.pipeline.harness import run_case
-from armsim.kernels.oracle import oracle
+from armsim.kernels.families import oracle
 from armsim.errors import ModelError
 
 from conftest import MEASURED_BUILD, REFERENCE, VECTORS, expected_output, load_case, shared_cases

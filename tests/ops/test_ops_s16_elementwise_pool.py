@@ -17,7 +17,7 @@ from armsim.pipeline import model, prepare, profiler
 from armsim.data import modelgen
 from armsim.cli.main import main
 from armsim.pipeline.harness import run_case
-from armsim.kernels.oracle import oracle
+from armsim.kernels.families import oracle
 from armsim.errors import ModelError
 
 from conftest import MEASURED_BUILD, REFERENCE, VECTORS, expected_output, load_case, shared_cases

@@ -10,7 +10,7 @@ import pytest
 from armsim.pipeline import arena, model, prepare, profiler
 from armsim.data import modelgen
 from armsim.pipeline.harness import run_case
-from armsim.kernels.oracle import oracle
+from armsim.kernels.families import oracle
 from armsim.kernels.tflm.softmax_s16 import softmax_luts
 from armsim.errors import ModelError
 

@@ -179,7 +179,7 @@ from hypothesis import HealthCheck, given, seed, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
 from armsim.pipeline.harness import run_case  # noqa: E402
-from armsim.kernels.oracle import oracle  # noqa: E402
+from armsim.kernels.families import oracle  # noqa: E402
 
 PROPERTY = settings(max_examples=20, deadline=None, derandomize=True,
                     suppress_health_check=list(HealthCheck))

@@ -13,7 +13,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from armsim.pipeline.harness import run_case
-from armsim.kernels.oracle import oracle
+from armsim.kernels.families import oracle
 from armsim.kernels.tflm.quantization_util import quantize_multiplier_greater_than_one
 
 PATHS = ("simd", "scalar", "reference")

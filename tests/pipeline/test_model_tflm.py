@@ -125,7 +125,7 @@ def test_depthwise_without_bias_vs_oracle():
     """The tflite-micro interpreter crashes (segfault) on a DEPTHWISE_CONV_2D without bias,
     so that option is checked against the independent numpy oracle of the prepared case."""
     from armsim.pipeline import prepare
-    from armsim.kernels import oracle
+    from armsim.kernels import families
     g = modelgen.Graph(seed=3)
     x = g.input((1, 6, 6, 3), scale=0.02, zero_point=-1)
     g.output(g.depthwise_conv2d(x, (3, 3), depth_multiplier=2, padding="SAME",
@@ -134,7 +134,7 @@ def test_depthwise_without_bias_vs_oracle():
     (step,) = prepare.prepare(m)
     assert step.case["bias_is_null"]
     (xin,) = profiler.random_inputs(m, seed=5)
-    want = oracle.oracle(dict(step.case, input=xin.ravel())).reshape(step.output_shape)
+    want = families.oracle(dict(step.case, input=xin.ravel())).reshape(step.output_shape)
     for path in PATHS:
         assert np.array_equal(profiler.run(m, path, inputs=[xin]).outputs[0], want), path
 

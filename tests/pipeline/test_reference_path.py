@@ -9,7 +9,7 @@ import pytest
 
 from armsim.cpu.kernel import Tracer
 from armsim.pipeline.harness import run_case
-from armsim.kernels.oracle import oracle
+from armsim.kernels.families import oracle
 
 from conftest import REFERENCE, SHARED, VECTORS, expected_output, shared_cases
 
