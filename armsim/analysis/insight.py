@@ -243,7 +243,7 @@ def dispatch(model, step, kernel, build="simd", toolchain="gcc"):
     """The `Dispatch` of one prepared op (`step`) whose counted run took `kernel` (the chain
     of its `OpProfile`) on `build` (a path name)."""
     wrapper = WRAPPERS.get(step.family)
-    via = step.extra.get("cmsis_function")
+    via = step.cmsis_function
     leaf = _leaf(kernel)
     if step.host or step.reference_only or build == "reference" or via or wrapper is None:
         return Dispatch(step.index, step.op, kernel, _no_dispatch(step, kernel, build, via))
@@ -273,7 +273,7 @@ def _no_dispatch(step, kernel, build, via):
     if step.host:
         return f"{step.op}: computed on the host, not simulated"
     if step.reference_only:
-        why = step.extra.get("reference_why", f"CMSIS-NN has no kernel for {step.op}")
+        why = step.reference_why or f"CMSIS-NN has no kernel for {step.op}"
         return f"{leaf}: TFLM's reference kernel ({why})"
     return f"{leaf}: the one CMSIS-NN kernel for {step.op} (no dispatch)"
 

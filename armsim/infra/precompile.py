@@ -66,8 +66,8 @@ def _plain(value):
 
 def step_key(step, build):
     """What decides which kernels a step compiles: its op, family, build and case facts."""
-    facts = [step.op, step.family, repr(build), repr(step.extra.get("cmsis_function"))]
-    for case in (step.case, step.extra.get("cmsis_case") or {}):
+    facts = [step.op, step.family, repr(build), repr(step.cmsis_function)]
+    for case in (step.case, step.cmsis_case or {}):
         facts += [f"{name}={fact}" for name, value in sorted(case.items())
                   if (fact := _plain(value)) is not None]
     return hashlib.sha256("\n".join(facts).encode()).hexdigest()[:32]

@@ -121,7 +121,7 @@ def scratch_bytes(step, build):
         if hasattr(module, "reference_buffer_sizes"):
             return [int(size) for size in module.reference_buffer_sizes(step.case)]
         return int(getattr(module, "reference_buffer_size", lambda case: 0)(step.case))
-    case = step.extra.get("cmsis_case", step.case)
+    case = step.cmsis_case or step.case
     module = families.family(case["family"])
     if hasattr(module, "buffer_sizes"):
         return [int(size) for size in module.buffer_sizes(case)]
@@ -164,7 +164,7 @@ def plan(model, steps, build="simd", toolchain="gcc"):
                 buffers.append(Buffer(f"scratch{' ' + str(k) if k else ''} of op {step.index} "
                                       f"{step.op}", "scratch", step.index, size, step.index,
                                       step.index))
-        extra = step.extra.get("extra_scratch", 0) if build.cmsis_nn else 0
+        extra = step.cmsis_scratch_bytes if build.cmsis_nn else 0
         if extra:          # FULLY_CONNECTED as conv 1x1: per-channel copies of the quant params
             n_scratch += 1
             buffers.append(Buffer(f"quant params of op {step.index} {step.op}", "scratch",
@@ -183,9 +183,9 @@ def plan(model, steps, build="simd", toolchain="gcc"):
         # builtin params; OpData (an op armsim has no module for: unknown, not counted)
         params, *data = operator.op_data if operator is not None else (0, 0, 0)
         size = params + data[col - 1]
-        size += step.extra.get("persistent_bytes", 0)   # Prepare's other persistent buffers
+        size += step.persistent_bytes                    # Prepare's other persistent buffers
         if build.cmsis_nn:                               # ... those of its CMSIS-NN glue only
-            size += step.extra.get("cmsis_persistent_bytes", 0)
+            size += step.cmsis_persistent_bytes
         if step.op in ("CONV_2D", "DEPTHWISE_CONV_2D", "TRANSPOSE_CONV") or (
                 step.op == "FULLY_CONNECTED" and step.case.get("quant_params", {}).get(
                     "per_channel")):

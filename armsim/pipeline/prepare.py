@@ -69,6 +69,6 @@ def host_step(model, op, reason):
     out = model.tensors[op.outputs[0]]
     inputs = [i for i in op.inputs if i >= 0 and not model.tensors[i].constant
               and not model.tensors[i].is_variable]       # (state: TFLM keeps it)
-    return Step(op.index, op.op, "tflm", True, {"case": case_tag(model, op), "reason": reason},
-                {"inputs": inputs}, out.index, out.shape, host=True,
-                extra={"tflm_model": one_op, "outputs": list(op.outputs), "reason": reason})
+    return Step(op.index, op.op, "tflm", {"case": case_tag(model, op), "reason": reason},
+                {"inputs": inputs}, out.index, out.shape, reference_only=True, host=True,
+                tflm_model=one_op, outputs=list(op.outputs), host_reason=reason)

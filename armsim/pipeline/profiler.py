@@ -222,16 +222,14 @@ def _reference_only(step, values, build, tracer=None):
     mem.region("sram", machine.SRAM_BASE, 0).region("flash", machine.FLASH_BASE, 0)
     addr = {}
     if "inputs" in step.inputs:
-        # a constant operand the port reads from memory: extra["constants"], in flash
-        constants = step.extra.get("constants", {})
-        addr["inputs"] = [mem.place("flash", constants[i]) if i in constants
+        # a constant operand the port reads from memory: in flash
+        addr["inputs"] = [mem.place("flash", step.constants[i]) if i in step.constants
                           else mem.place("sram", values[i]) for i in step.inputs["inputs"]]
     else:
         addr["input"] = mem.place("sram", values[step.inputs["input"]])
-    # several outputs (UNPACK, SPLIT): extra["outputs"] (tensors) and extra["output_counts"],
-    # one buffer each in addr["outputs"]; extra["output_dtype"]: not int8 (SHAPE's int32)
-    dtype = np.dtype(step.extra.get("output_dtype", "int8"))
-    counts = step.extra.get("output_counts") or [int(np.prod(step.output_shape, dtype=np.int64))]
+    # several outputs (UNPACK, SPLIT): one buffer each in addr["outputs"]
+    dtype = np.dtype(step.output_dtype)
+    counts = step.output_counts or [int(np.prod(step.output_shape, dtype=np.int64))]
     addr["outputs"] = [mem.place("sram", max(n * dtype.itemsize, 1)) for n in counts]
     addr["output"] = addr["outputs"][0]
     scratch = step.case.get("scratch_bytes", 0)     # several buffers: a list of sizes
@@ -239,9 +237,8 @@ def _reference_only(step, values, build, tracer=None):
         addr["scratch"] = [mem.place("sram", int(n)) for n in scratch]
     else:
         addr["scratch"] = mem.place("sram", int(scratch)) if scratch else 0
-    # extra["flash"]: constant tables the kernel reads by name (int16 LOGISTIC's
-    # sigmoid_table_uint16); operand tensors that are constants: extra["constants"] above
-    for name, table in step.extra.get("flash", {}).items():
+    # the tables the kernel reads by name (int16 LOGISTIC's sigmoid_table_uint16)
+    for name, table in step.tables.items():
         addr[name] = mem.place("flash", table)
     # TFLM's kernels: CMSIS_NN_USE_SINGLE_ROUNDING does not reach them (some ports share
     # arm_nn_requantize's code for MultiplyByQuantizedMultiplier)
@@ -251,7 +248,7 @@ def _reference_only(step, values, build, tracer=None):
     except machine.MemoryFault as fault:
         raise machine.MemoryFault(machine.fault_message(m, mem.names)) from fault
     outs = [machine.read(m, a, n, dtype) for a, n in zip(addr["outputs"], counts)]
-    out = outs if "output_counts" in step.extra else outs[0]
+    out = outs if step.output_counts is not None else outs[0]
     return m, list(mem.names), chain, out
 
 
@@ -262,8 +259,8 @@ def run_step(step, values, build, toolchain="gcc", tracer=None):
     operator = operators.get(step.op)
     if step.host and step.family == "tflm":
         xs = [values[i] for i in step.inputs["inputs"]]
-        outs = tflm_host.run(step.extra["tflm_model"], xs, f"op {step.index} {step.op}")
-        return None, [], [f"TFLM on the host (not simulated: {step.extra['reason']})"], outs
+        outs = tflm_host.run(step.tflm_model, xs, f"op {step.index} {step.op}")
+        return None, [], [f"TFLM on the host (not simulated: {step.host_reason})"], outs
     if step.host:
         x = values[step.inputs["input"]]
         return (None, [], [f"host {step.family} (float, not simulated)"],
@@ -273,13 +270,12 @@ def run_step(step, values, build, toolchain="gcc", tracer=None):
         kind = "reference"
     else:
         cmsis = build.cmsis_nn
-        case = dict(step.extra["cmsis_case"] if cmsis and "cmsis_case" in step.extra
-                    else step.case)
+        case = dict(step.cmsis_case if cmsis and step.cmsis_case is not None else step.case)
         if "input" in step.inputs:             # else a constant operand held in the case
             case["input"] = values[step.inputs["input"]].ravel()
         if "input2" in step.inputs:
             case["input2"] = values[step.inputs["input2"]].ravel()
-        function = (step.extra.get("cmsis_function") or operator.cmsis_entry) \
+        function = (step.cmsis_function or operator.cmsis_entry) \
             if cmsis else None
         try:
             res = harness.run_case(case, build, function=function, tracer=tracer)
@@ -334,7 +330,7 @@ def _profile_step(model, step, values, build, core, flash_wait_states, memory_sy
     """Run one step, store its output in `values`, and price it (its `OpProfile`)."""
     m, names, chain, out = run_step(step, values, build)
     if isinstance(out, list):                   # every output of an op TFLM computed
-        for i, x in zip(step.extra["outputs"], out):
+        for i, x in zip(step.outputs, out):
             values[i] = np.asarray(x).reshape(model.tensors[i].shape)
     else:
         values[step.output] = np.asarray(out).reshape(step.output_shape)

@@ -19,8 +19,8 @@ from armsim.operators.common import Step
 
 
 def _steps(n):
-    return [Step(i, "RESHAPE", "reshape", True, {"size": i}, {"input": 0}, 1, (1,))
-            for i in range(n)]
+    return [Step(i, "RESHAPE", "reshape", {"size": i}, {"input": 0}, 1, (1,),
+                 reference_only=True) for i in range(n)]
 
 
 def _taker(log):
@@ -69,11 +69,13 @@ def test_step_key_separates_builds_and_cases_not_data():
     a, b = _steps(2)
     assert precompile.step_key(a, Build("simd")) != precompile.step_key(a, Build("scalar"))
     assert precompile.step_key(a, Build("simd")) != precompile.step_key(b, Build("simd"))
-    c = Step(0, "RESHAPE", "reshape", True, {"size": 0, "input": np.arange(3)}, {}, 1, (1,))
-    d = Step(0, "RESHAPE", "reshape", True, {"size": 0, "input": np.arange(5)}, {}, 1, (1,))
+    c = Step(0, "RESHAPE", "reshape", {"size": 0, "input": np.arange(3)}, {}, 1, (1,),
+             reference_only=True)
+    d = Step(0, "RESHAPE", "reshape", {"size": 0, "input": np.arange(5)}, {}, 1, (1,),
+             reference_only=True)
     assert precompile.step_key(c, Build("simd")) == precompile.step_key(d, Build("simd"))
-    per_channel = [Step(0, "CONV_2D", "conv", False, {"multiplier": list(range(k, k + n))},
-                        {}, 1, (1,)) for k, n in ((0, 16), (7, 16), (0, 17))]
+    per_channel = [Step(0, "CONV_2D", "conv", {"multiplier": list(range(k, k + n))}, {}, 1,
+                        (1,)) for k, n in ((0, 16), (7, 16), (0, 17))]
     keys = [precompile.step_key(s, Build("simd")) for s in per_channel]
     assert keys[0] == keys[1] != keys[2]        # long lists: their length, not their values
 

@@ -45,4 +45,4 @@ def test_float_cast_left_to_tflm():
     x = g.input((4,), dtype="float32")
     g.output(cast(g, x, "int8"))
     (step,) = prepare.prepare(model.parse(g.build(), "cast_f.tflite"))
-    assert step.host and "FLOAT32" in step.extra["reason"]
+    assert step.host and "FLOAT32" in step.host_reason

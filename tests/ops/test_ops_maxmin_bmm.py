@@ -140,7 +140,7 @@ def test_batch_matmul_arena_holds_the_transposed_operands():
     m = model.parse(g.build())
     step = prepare(m)[0]
     # quantization 28 -> 32; per transposed tensor: eval tensor 16, dims 16, data 48 / 40 -> 48
-    assert step.extra["persistent_bytes"] == 32 + (16 + 16 + 48) + (16 + 16 + 48)
+    assert step.persistent_bytes == 32 + (16 + 16 + 48) + (16 + 16 + 48)
     plan = arena.plan(m, prepare(m), "simd")
     assert plan.tail_parts["op_data"] == 4 + 36 + 192        # params, CMSIS-NN OpData, buffers
 

@@ -98,7 +98,7 @@ def test_16x8_model_bit_exact_vs_tflite_micro(name):
     data = MODELS[name]().build()
     m = model.parse(data, f"{name}_16x8.tflite")
     steps = prepare.prepare(m)
-    assert not any(s.host for s in steps), [s.extra.get("reason") for s in steps if s.host]
+    assert not any(s.host for s in steps), [s.host_reason for s in steps if s.host]
     (x,) = profiler.random_inputs(m, seed=11)
     want = tflm_reference(data, x)
     assert want.dtype == np.int16 and np.unique(want).size > 4
@@ -143,11 +143,11 @@ def test_conv_without_bias_follows_each_tflm_kernel():
     data = g.build()
     m = model.parse(data, "conv_no_bias.tflite")
     (step,) = prepare.prepare(m)
-    assert step.case["is_int32_bias"] is False and step.extra["cmsis_case"]["is_int32_bias"]
+    assert step.case["is_int32_bias"] is False and step.cmsis_case["is_int32_bias"]
     (xv,) = profiler.random_inputs(m, seed=2)
     np.testing.assert_array_equal(profiler.run(m, "reference", inputs=[xv]).outputs[0],
                                   tflm_reference(data, xv))
-    cmsis_case = dict(step.extra["cmsis_case"], input=xv.ravel())
+    cmsis_case = dict(step.cmsis_case, input=xv.ravel())
     for path in ("simd", "scalar"):
         np.testing.assert_array_equal(profiler.run(m, path, inputs=[xv]).outputs[0].ravel(),
                                       oracle(cmsis_case))

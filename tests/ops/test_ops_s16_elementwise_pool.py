@@ -231,7 +231,7 @@ def _host_ops_match_tflm(data, name):
         prof = profiler.run(m, path, inputs=xs)
         np.testing.assert_array_equal(prof.outputs[0], want, err_msg=path)
         assert [o.simulated for o in prof.ops] == [False]
-    return steps[0].extra["reason"]
+    return steps[0].host_reason
 
 
 @pytest.mark.parametrize("op", ["add", "mul"])

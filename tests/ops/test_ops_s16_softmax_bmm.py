@@ -138,7 +138,7 @@ def test_model_bit_exact_vs_tflite_micro(name):
     data = build().build()
     m = model.parse(data, f"{name}.tflite")
     steps = prepare.prepare(m)
-    assert not any(s.host for s in steps), [s.extra.get("reason") for s in steps if s.host]
+    assert not any(s.host for s in steps), [s.host_reason for s in steps if s.host]
     xs = profiler.random_inputs(m, seed=11)
     want = tflm_outputs(data, xs)[0]
     assert want.dtype == np.int16 and np.unique(want).size > 4
@@ -153,7 +153,7 @@ def test_model_bit_exact_vs_tflite_micro(name):
 def test_arena_holds_the_luts_and_int16_tensors():
     m = model.parse(_softmax_s16_model().build(), "softmax_s16.tflite")
     steps = prepare.prepare(m)
-    assert steps[0].extra["persistent_bytes"] == 2 * 1040       # two 513-entry int16 LUTs
+    assert steps[0].persistent_bytes == 2 * 1040       # two 513-entry int16 LUTs
     plan = arena.plan(m, steps, "simd")
     tensors = {b.tensor: b.size for b in plan.buffers if b.kind == "tensor"}
     assert tensors[m.inputs[0]] == 2 * 3 * 12 * 2

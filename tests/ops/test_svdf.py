@@ -142,7 +142,7 @@ def test_state_carries_over_invocations_as_in_tflm(name):
     want = _tflm_steps(data, xs)[-1]
     (step,) = prepare.prepare(m)
     for path in PATHS:
-        case = dict(step.extra["cmsis_case"] if path != "reference" else step.case)
+        case = dict(step.cmsis_case if path != "reference" else step.case)
         case.update(input=np.concatenate([x.ravel() for x in xs]), num_steps=len(xs))
         got = run_case(case, path).output.reshape(want.shape)
         assert np.array_equal(got, want), path
@@ -159,7 +159,7 @@ def test_state_zero_point_only_in_the_reference_kernel():
     (x,) = profiler.random_inputs(m, seed=3)
     want = tflm_reference(data, x)
     assert np.array_equal(profiler.run(m, "reference", inputs=[x]).outputs[0], want)
-    cmsis = dict(step.extra["cmsis_case"], input=x.ravel())
+    cmsis = dict(step.cmsis_case, input=x.ravel())
     expected = oracle.svdf(cmsis).reshape(want.shape)
     for path in ("simd", "scalar"):
         assert np.array_equal(profiler.run(m, path, inputs=[x]).outputs[0], expected), path

@@ -124,7 +124,7 @@ def test_fused_activation_follows_each_tflm_kernel(activation):
                      activation=activation, out_zero_point=-10)
     (step,) = prepare.prepare(m)
     act = step.case["transpose_conv_params"]["activation"]
-    assert step.extra["cmsis_case"]["transpose_conv_params"]["activation"] == \
+    assert step.cmsis_case["transpose_conv_params"]["activation"] == \
         {"min": -128, "max": 127}
     (x,) = profiler.random_inputs(m, seed=2)
     want = tflm_reference(data, x)
@@ -150,7 +150,7 @@ def test_output_shape_operand_must_match_the_output_tensor():
 def test_arena_scratch_buffers_as_tflm_requests_them():
     _, m = _model((1, 3, 3, 20), 4, kernel=(3, 3), stride=(2, 2), padding="SAME")
     (step,) = prepare.prepare(m)
-    ctx, rev = buffer_sizes(step.extra["cmsis_case"])
+    ctx, rev = buffer_sizes(step.cmsis_case)
     assert rev == 20 * 3 * 3 * 4 and ctx > 0
     simd = [b.size for b in arena.plan(m, [step], "simd").buffers if b.kind == "scratch"]
     assert simd == [ctx, rev]

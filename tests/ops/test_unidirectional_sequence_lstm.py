@@ -262,7 +262,7 @@ def test_per_channel_weights_run_on_the_host_as_tflm_runs_them():
     data = g.build()
     m = model.parse(data, "lstm.tflite")
     (step,) = prepare.prepare(m)
-    assert step.host and "per-channel weights" in step.extra["reason"]
+    assert step.host and "per-channel weights" in step.host_reason
     (xi,) = profiler.random_inputs(m, seed=1)
     prof = profiler.run(m, "simd", inputs=[xi])
     assert not prof.ops[0].simulated

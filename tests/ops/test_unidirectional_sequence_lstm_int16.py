@@ -191,8 +191,8 @@ def test_prepare_builds_the_s16_case():
                        cell_scale_power=-11)
     (step,) = prepare.prepare(m)
     assert step.family == step.case["family"] == "lstm_s16"
-    assert step.extra == {"cmsis_persistent_bytes": 8 * 8 * 2,
-                          "cmsis_function": "arm_lstm_unidirectional_s16"}
+    assert step.cmsis_persistent_bytes == 8 * 8 * 2
+    assert step.cmsis_function == "arm_lstm_unidirectional_s16"
     p = step.case["lstm_params"]
     assert (p["input_offset"], p["output_offset"], p["cell_clip"]) == (-5, -2, 6144)
     assert (p["forget_to_cell_multiplier"], p["forget_to_cell_shift"]) == (2**30, -14)

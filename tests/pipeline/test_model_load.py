@@ -102,7 +102,7 @@ def test_float_model(tmp_path):
     g.output(y)
     steps = prepare.prepare(_load_bytes(tmp_path, g.build(), "float.tflite"))
     (step,) = steps                        # TFLM computes it on the host: not simulated
-    assert step.host and "FLOAT32" in step.extra["reason"] and "int8" in step.extra["reason"]
+    assert step.host and "FLOAT32" in step.host_reason and "int8" in step.host_reason
 
 
 def test_int16_model(tmp_path):
@@ -113,9 +113,9 @@ def test_int16_model(tmp_path):
     steps = prepare.prepare(_load_bytes(tmp_path, g.build(), "int16.tflite"))
     conv, reshape, fc = steps
     # what TFLM's CMSIS-NN Prepare refuses for 16x8 runs in TFLM on the host, with the reason
-    assert conv.host and "INT16" in conv.extra["reason"] and "zero point" in conv.extra["reason"]
-    assert fc.host and "INT32 bias" in fc.extra["reason"]
-    assert not reshape.host and reshape.extra.get("output_dtype") == "int16"
+    assert conv.host and "INT16" in conv.host_reason and "zero point" in conv.host_reason
+    assert fc.host and "INT32 bias" in fc.host_reason
+    assert not reshape.host and reshape.output_dtype == "int16"
 
 
 def test_custom_op(tmp_path):
@@ -145,7 +145,7 @@ def test_op_version_out_of_range(tmp_path):
     modelgen.OP_VERSIONS[tflite.BuiltinOperator.RESHAPE] = 9
     try:
         steps = prepare.prepare(_load_bytes(tmp_path, tiny_graph().build(), "v9.tflite"))
-        assert steps[1].host and "version 9" in steps[1].extra["reason"]
+        assert steps[1].host and "version 9" in steps[1].host_reason
     finally:
         modelgen.OP_VERSIONS[tflite.BuiltinOperator.RESHAPE] = old
 

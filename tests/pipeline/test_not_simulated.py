@@ -43,7 +43,7 @@ def case():
 def test_unported_op_and_unported_variant_become_host_steps(case):
     _, m, _, _ = case
     steps = prepare.prepare(m)
-    host = {s.op: s.extra["reason"] for s in steps if s.host}
+    host = {s.op: s.host_reason for s in steps if s.host}
     assert set(host) == {"BROADCAST_TO"}
     assert "no kernel port" in host["BROADCAST_TO"]
     broadcast_add = _graph(target_shape=(1, 1, 1, 4))
