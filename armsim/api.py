@@ -19,6 +19,7 @@ from armsim.pipeline import model as model_mod
 from armsim.data import modelgen
 from armsim.pipeline import prepare as prepare_mod
 from armsim.pipeline import profiler
+from armsim.pipeline.build import Build
 
 MODELS_ENV = "ARMSIM_MODELS"
 DEFAULT_MODEL = "example"
@@ -98,13 +99,13 @@ def profile(model=None, *, core="cortex-m4", path="simd", toolchain="gcc", clock
     "scalar" or "reference") and `core`, like `armsim profile`; returns a `Profile`.
     `inputs` is one array per model input (a single array for a one-input model);
     default: the command line's seeded random input."""
+    build = Build(path, toolchain, core)
     m = load_model(model)
     if inputs is not None and not isinstance(inputs, (list, tuple)):
         inputs = [inputs]
     steps = prepare_mod.prepare(m)
-    prof = profiler.run(m, path=path, toolchain=toolchain, core=core, clock_mhz=clock_mhz,
-                        flash_wait_states=flash_wait_states, inputs=inputs, steps=steps)
-    plan = arena_mod.plan(m, steps, path, toolchain)
+    prof = profiler.run(m, build, clock_mhz, flash_wait_states, inputs=inputs, steps=steps)
+    plan = arena_mod.plan(m, steps, build)
     return Profile(prof.to_json(plan.total), prof.outputs)
 
 

@@ -37,3 +37,7 @@ class ExplainError(ValueError):
 
 class ReportError(ValueError):
     """A report that cannot be rendered from the data given."""
+
+
+class TraceError(ValueError):
+    """A kernel, case or op `armsim trace` cannot trace, or values it does not take."""

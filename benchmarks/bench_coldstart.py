@@ -67,6 +67,7 @@ def cold_and_warm(command, repeat):
 FAMILY_RUN = """
 import json, sys
 from armsim.pipeline import harness
+from armsim.pipeline.build import Build
 case = json.load(open(sys.argv[1]))
 for path in ("simd", "scalar", "reference"):
     harness.run_case(case, path)
@@ -94,19 +95,19 @@ def instructions_per_second(model, steps, repeat, board):
     from armsim.data import boards
     from armsim.pipeline import profiler
     configuration = boards.configure(board)
-    runs = [(path, path, {}) for path in PATHS] + [
-        (f"simd, {board}", "simd", {"core": configuration.core, "board": configuration})]
+    runs = [(path, Build(path), {}) for path in PATHS] + [
+        (f"simd, {board}", Build("simd", core=configuration.core), {"board": configuration})]
     rows = []
-    for label, path, options in runs:
-        profile = profiler.run(model, path, steps=steps, **options)    # compiled, cached
-        best = min(_seconds(profiler.run, model, path, steps, options) for _ in range(repeat))
+    for label, build, options in runs:
+        profile = profiler.run(model, build, steps=steps, **options)    # compiled, cached
+        best = min(_seconds(profiler.run, model, build, steps, options) for _ in range(repeat))
         rows.append((label, profile.instructions, best))
     return rows
 
 
-def _seconds(fn, model, path, steps, options):
+def _seconds(fn, model, build, steps, options):
     t0 = time.perf_counter()
-    fn(model, path, steps=steps, **options)
+    fn(model, build, steps=steps, **options)
     return time.perf_counter() - t0
 
 

@@ -45,6 +45,7 @@ from armsim.pipeline import arena, prepare, profiler
 from armsim.analysis import lint
 from armsim.data import modelgen
 from armsim.pipeline import model as model_mod  # noqa: E402
+from armsim.pipeline.build import Build
 
 SHARED = ROOT.parent / "shared"
 CASE_DIRECTORIES = (SHARED / "cmsis_nn_vectors", SHARED / "reference")
@@ -78,7 +79,7 @@ def snapshot_case(case):
     out = {}
     for label, path, function in case_runs(case):
         try:
-            r = harness.run_case(case, path, function=function)
+            r = harness.run_case(case, Build(path), function=function)
         except Exception as e:                      # noqa: BLE001 (recorded, compared)
             out[label] = {"error": _error(e)}
             continue
@@ -113,8 +114,8 @@ def snapshot_model(source):
     out = {"lint": [str(f) for f in lint.lint(model)]}
     for path in PATHS:
         try:
-            prof = profiler.run(model, path=path, steps=steps)
-            plan = arena.plan(model, steps, path)
+            prof = profiler.run(model, Build(path), steps=steps)
+            plan = arena.plan(model, steps, Build(path))
         except Exception as e:                      # noqa: BLE001
             out[path] = {"error": _error(e)}
             continue
@@ -170,7 +171,7 @@ class _CollectPlugin:
             raise _Collected()
 
         model_mod._decode = recording_decode
-        profiler.run = profiler.run_step = harness_mod.run_case = stop
+        profiler.run = harness_mod.run_step = harness_mod.run_case = stop
 
 
 def collect(directory, pytest_args):

@@ -38,6 +38,7 @@ sys.path.insert(0, str(ROOT))
 from armsim.data import boards  # noqa: E402
 from armsim.pipeline import prepare, profiler
 from armsim.pipeline import model as model_mod  # noqa: E402
+from armsim.pipeline.build import Build
 
 MODELS = Path(os.environ.get("ARMSIM_MODELS", ROOT.parent / "shared" / "models"))
 
@@ -119,8 +120,8 @@ def _run(name, config, cache, paths, board=True):
     """The simd profile of `name` priced on `config` (its core and clock; with `board`
     False, zero-wait-state memory) and its summed cycle terms."""
     model, steps, inputs = _load(name, cache, paths)
-    prof = profiler.run(model, "simd", core=config.core, clock_mhz=config.clock_mhz,
-                        inputs=inputs, steps=steps, board=config if board else None)
+    prof = profiler.run(model, Build("simd", core=config.core), config.clock_mhz, inputs=inputs,
+                        steps=steps, board=config if board else None)
     terms = {}
     for op in prof.ops:
         for k, v in op.breakdown.items():

@@ -18,8 +18,6 @@ SHARED = REPO.parent / "shared"
 VECTORS = SHARED / "cmsis_nn_vectors"
 REFERENCE = SHARED / "reference"
 MODELS = SHARED / "models"
-#: the measured build (../shared/reference/README.md) that each armsim path is compared with
-MEASURED_BUILD = {"simd": "dsp_O2", "scalar": "scalar_O2"}
 
 
 @functools.lru_cache(maxsize=None)

@@ -29,7 +29,7 @@ import numpy as np
 
 from armsim.pipeline import model as model_mod
 from armsim.pipeline import prepare as prepare_mod
-from armsim.pipeline import profiler, tflm_host
+from armsim.pipeline import harness, profiler, tflm_host
 from armsim.cpu.instructions import CLASS_OF
 from armsim.cpu.kernel import Tracer, run
 from armsim.kernels.cmsis_nn import arm_convolve_wrapper_s8 as conv_wrapper
@@ -239,19 +239,19 @@ def _group(frame):
     return ""
 
 
-def dispatch(model, step, kernel, build="simd", toolchain="gcc"):
+def dispatch(model, step, kernel, build):
     """The `Dispatch` of one prepared op (`step`) whose counted run took `kernel` (the chain
-    of its `OpProfile`) on `build` (a path name)."""
+    of its `OpProfile`) on `build` (a `Build`)."""
     wrapper = WRAPPERS.get(step.family)
     via = step.cmsis_function
     leaf = _leaf(kernel)
-    if step.host or step.reference_only or build == "reference" or via or wrapper is None:
+    if step.host or step.reference_only or not build.cmsis_nn or via or wrapper is None:
         return Dispatch(step.index, step.op, kernel, _no_dispatch(step, kernel, build, via))
     tracer = _BranchTracer(wrapper)
     values = {i: np.zeros(model.tensors[i].shape, np.int8)
               for i in (step.inputs.get("input"), step.inputs.get("input2")) if i is not None}
     try:
-        profiler.run_step(step, values, build, toolchain, tracer=tracer)
+        harness.run_step(step, values, build, tracer=tracer)
     except _Handover:
         pass
     taken = [b for b in tracer.branches if b.taken]
@@ -265,7 +265,7 @@ def dispatch(model, step, kernel, build="simd", toolchain="gcc"):
 
 def _no_dispatch(step, kernel, build, via):
     leaf = _leaf(kernel)
-    if build == "reference" and not step.host:
+    if not build.cmsis_nn and not step.host:
         return f"{leaf}: the reference path runs TFLM's reference kernel, no CMSIS-NN dispatch"
     if via:
         return (f"{leaf}: TFLM's Eval glue calls {via} directly for this layer "
@@ -278,10 +278,10 @@ def _no_dispatch(step, kernel, build, via):
     return f"{leaf}: the one CMSIS-NN kernel for {step.op} (no dispatch)"
 
 
-def dispatches(model, prof, steps=None, toolchain="gcc"):
+def dispatches(model, prof, steps=None):
     """`Dispatch` of every op of a `profiler.ModelProfile` of `model`."""
     steps = steps if steps is not None else prepare_mod.prepare(model)
-    return [dispatch(model, s, o.kernel, prof.path, toolchain) for s, o in zip(steps, prof.ops)]
+    return [dispatch(model, s, o.kernel, prof.build) for s, o in zip(steps, prof.ops)]
 
 
 # --- counterfactuals ----------------------------------------------------------------------
@@ -317,28 +317,28 @@ def changed_layer(model, op, option, value):
     return bytes(builder.Output())
 
 
-def profile_layer(model_bytes, name, path="simd", **run_options):
-    """Profile a (one-op) model from bytes on its seeded random input; (cycles, MACs,
-    kernel chain) of its op."""
+def profile_layer(model_bytes, name, build, **run_options):
+    """Profile a (one-op) model from bytes on its seeded random input on `build`; (cycles,
+    MACs, kernel chain) of its op."""
     m = model_mod.parse(model_bytes, name)
-    prof = profiler.run(m, path, **run_options)
+    prof = profiler.run(m, build, **run_options)
     o = prof.ops[0]
     return o.cycles, o.macs, o.kernel
 
 
-def _handed_to(model_bytes, name, path, toolchain):
+def _handed_to(model_bytes, name, build):
     """The kernel the wrapper hands a one-op model's layer to (its traced dispatch)."""
     m = model_mod.parse(model_bytes, name)
     step = prepare_mod.prepare(m)[0]
-    return dispatch(m, step, "", path, toolchain).leaf
+    return dispatch(m, step, "", build).leaf
 
 
-def counterfactuals(model, dispatch_, path="simd", toolchain="gcc", **run_options):
+def counterfactuals(model, dispatch_, build, **run_options):
     """Counterfactual layers for the options the taken branches of `dispatch_` tested, where
     the changed layer takes another path through the wrapper (its own traced dispatch
     says so); each profiled, with the unchanged one-op layer as baseline."""
     op = model.operators[dispatch_.index]
-    if op.op not in _CONV_OPS or path == "reference":
+    if op.op not in _CONV_OPS or not build.cmsis_nn:
         return []
     tried, out = set(), []
     baseline = None
@@ -350,13 +350,12 @@ def counterfactuals(model, dispatch_, path="simd", toolchain="gcc", **run_option
             tried.add(change)
             changed = changed_layer(model, op, *change)
             name = f"{model.name}-op{op.index}-{change[0].lower()}"
-            if changed is None or _handed_to(changed, name, path, toolchain) == dispatch_.leaf:
+            if changed is None or _handed_to(changed, name, build) == dispatch_.leaf:
                 continue
             if baseline is None:
                 baseline = profile_layer(tflm_host.cut(model, op), f"{model.name}-op{op.index}",
-                                         path, toolchain=toolchain, **run_options)
-            cycles, macs, kernel = profile_layer(changed, name, path, toolchain=toolchain,
-                                                 **run_options)
+                                         build, **run_options)
+            cycles, macs, kernel = profile_layer(changed, name, build, **run_options)
             out.append(Counterfactual(_OPTION_TEXT[change], b.text(), kernel, cycles,
                                       baseline[0], macs, baseline[1], changed))
     return out

@@ -10,7 +10,7 @@ from armsim import api
 from armsim.analysis import lint as lint_mod
 from armsim.pipeline import model as model_mod
 from armsim.cli import output
-from armsim.cli.cmd_model import MODEL_HELP
+from armsim.cli.common import MODEL_HELP
 
 
 class _Unreadable(click.ClickException):

@@ -21,7 +21,6 @@ where a size depends on the TFLM build it is calibrated against the measured
 from dataclasses import dataclass, field
 
 from armsim import operators
-from armsim.pipeline.build import Build
 from armsim.kernels import families
 
 ALIGN = 16                       # MicroArenaBufferAlignment()
@@ -128,10 +127,8 @@ def scratch_bytes(step, build):
     return int(module.buffer_size(case, build.dsp_extension, build.armclang))
 
 
-def plan(model, steps, build="simd", toolchain="gcc"):
-    """The arena `Plan` of `model` (its prepared `steps`) on `build` (a `Build`, or a path
-    name built with `toolchain`)."""
-    build = Build.of(build, toolchain)
+def plan(model, steps, build):
+    """The arena `Plan` of `model` (its prepared `steps`) on `build` (a `Build`)."""
     n_ops = len(model.operators)
     first, last = {}, {}
     for i in model.inputs:

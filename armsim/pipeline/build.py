@@ -1,4 +1,5 @@
-"""Which firmware a run models: decoded once from the command line and passed down.
+"""Which firmware a run models: parsed once at the edge (the command line's options, the
+API's arguments) and passed down alone; every run below takes its machine from it.
 
 The three paths are three builds of the same model (../shared/models/README.md):
 
@@ -15,6 +16,7 @@ prices this DSP build, not the MVE (Helium) kernels real M55 firmware runs.
 """
 from dataclasses import dataclass
 
+from armsim.cpu import cores, machine
 from armsim.errors import BuildError
 
 PATHS = ("simd", "scalar", "reference")
@@ -38,11 +40,18 @@ class Build:
         if self.toolchain not in TOOLCHAINS:
             raise BuildError(f"unknown toolchain {self.toolchain!r} "
                              f"(choose from {', '.join(TOOLCHAINS)})")
+        try:
+            cores.core(self.core)
+        except ValueError as e:
+            raise BuildError(str(e)) from None
 
-    @classmethod
-    def of(cls, build, toolchain="gcc"):
-        """`build` itself, or the Build of path name `build` with `toolchain`."""
-        return build if isinstance(build, cls) else cls(build, toolchain)
+    def machine(self, memory, runs_cmsis_nn=True):
+        """A fresh machine of this build over `memory` (a `cpu.machine.Memory`): the one
+        place a run gets its machine.  `runs_cmsis_nn`: the code is CMSIS-NN's, which
+        CMSIS_NN_USE_SINGLE_ROUNDING changes (TFLM's reference kernels, run on every path by
+        the reference-only ops, are not)."""
+        return machine.build(memory, dsp=self.dsp_extension, armclang=self.armclang,
+                             single_rounding=self.single_rounding and runs_cmsis_nn)
 
     @property
     def cmsis_nn(self):

@@ -1,12 +1,11 @@
-"""Run a model op by op on one path and collect what each op executed.
+"""Profile a model on one build: run its prepared steps in order and price what each
+executed.
 
-For every `prepare.Step`: the CMSIS-NN family (`simd`/`scalar`) or TFLM reference port
-(`reference`) runs through `armsim.pipeline.harness.run_case` on a fresh machine, followed on the
-same machine by TFLM's Eval glue (`armsim.kernels.tflm.eval_glue`); ops without a CMSIS-NN port
-run their TFLM reference port (`armsim.kernels.tflm.<op>`) on every path and are marked
-``reference``.  Float QUANTIZE/DEQUANTIZE (FPU code armsim does not model) are computed
-on the host and marked ``simulated: false``.  Counts, cycles (`armsim.cpu.cores`) and outputs
-come from executing the kernels.
+Each step runs on a fresh machine through `armsim.pipeline.harness.run_step` (its CMSIS-NN
+family, or its TFLM reference port, then TFLM's Eval glue; float QUANTIZE / DEQUANTIZE and
+ops armsim has no port for are computed on the host and marked ``simulated: false``); its
+output feeds the steps after it.  Counts, cycles (`armsim.cpu.cores`) and outputs come from
+executing the kernels.
 """
 import contextlib
 import os
@@ -15,15 +14,11 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from armsim.cpu import cores, machine
-from armsim.pipeline import model as model_mod
-from armsim import operators
+from armsim.errors import ProfileError
 from armsim.infra import precompile
-from armsim.pipeline import tflm_host
-from armsim.pipeline.build import Build
-from armsim.errors import BuildError, ProfileError
-from armsim.pipeline import prepare as prepare_mod
 from armsim.pipeline import harness
-from armsim.kernels.tflm import eval_glue
+from armsim.pipeline import prepare as prepare_mod
+from armsim.pipeline.build import Build
 
 DEFAULT_SEED = 0
 
@@ -56,15 +51,12 @@ class OpProfile:
 @dataclass
 class ModelProfile:
     model: str
-    path: str
-    core: str
-    toolchain: str
+    build: Build
     clock_mhz: float
     flash_wait_states: int
     ops: list
     outputs: list                # graph outputs (numpy arrays)
     board: object = None         # armsim.data.boards.Configuration the memory was priced with
-    single_rounding: bool = False  # CMSIS-NN built with CMSIS_NN_USE_SINGLE_ROUNDING
 
     @property
     def macs(self):
@@ -92,11 +84,10 @@ class ModelProfile:
 
     def to_json(self, arena_bytes=None):
         return {
-            "model": self.model, "core": self.core, "path": self.path,
-            "toolchain": self.toolchain, "clock_mhz": self.clock_mhz,
+            "model": self.model, "core": self.build.core, "path": self.build.path,
+            "toolchain": self.build.toolchain, "clock_mhz": self.clock_mhz,
             "flash_wait_states": self.flash_wait_states,
-            "build": Build(self.path, self.toolchain, self.core,
-                           self.single_rounding).describe(),
+            "build": self.build.describe(),
             "board": self.board.to_json() if self.board is not None else None,
             "ops": [{"index": o.index, "op": o.op, "kernel": o.kernel,
                      "reference": o.reference, "output_shape": list(o.output_shape),
@@ -214,95 +205,11 @@ def check_inputs(model, inputs, source="input"):
     return out
 
 
-def _reference_only(step, values, build, tracer=None):
-    """Run the op's TFLM reference port on a fresh machine; returns (machine, regions,
-    chain, output array)."""
-    run_reference = operators.get(step.op).run_reference
-    mem = machine.Memory()
-    mem.region("sram", machine.SRAM_BASE, 0).region("flash", machine.FLASH_BASE, 0)
-    addr = {}
-    if "inputs" in step.inputs:
-        # a constant operand the port reads from memory: in flash
-        addr["inputs"] = [mem.place("flash", step.constants[i]) if i in step.constants
-                          else mem.place("sram", values[i]) for i in step.inputs["inputs"]]
-    else:
-        addr["input"] = mem.place("sram", values[step.inputs["input"]])
-    # several outputs (UNPACK, SPLIT): one buffer each in addr["outputs"]
-    dtype = np.dtype(step.output_dtype)
-    counts = step.output_counts or [int(np.prod(step.output_shape, dtype=np.int64))]
-    addr["outputs"] = [mem.place("sram", max(n * dtype.itemsize, 1)) for n in counts]
-    addr["output"] = addr["outputs"][0]
-    scratch = step.case.get("scratch_bytes", 0)     # several buffers: a list of sizes
-    if isinstance(scratch, list):
-        addr["scratch"] = [mem.place("sram", int(n)) for n in scratch]
-    else:
-        addr["scratch"] = mem.place("sram", int(scratch)) if scratch else 0
-    # the tables the kernel reads by name (int16 LOGISTIC's sigmoid_table_uint16)
-    for name, table in step.tables.items():
-        addr[name] = mem.place("flash", table)
-    # TFLM's kernels: CMSIS_NN_USE_SINGLE_ROUNDING does not reach them (some ports share
-    # arm_nn_requantize's code for MultiplyByQuantizedMultiplier)
-    m = machine.build(mem, dsp=build.dsp_extension, armclang=build.armclang)
-    try:
-        chain = run_reference(m, step.case, addr, tracer)
-    except machine.MemoryFault as fault:
-        raise machine.MemoryFault(machine.fault_message(m, mem.names)) from fault
-    outs = [machine.read(m, a, n, dtype) for a, n in zip(addr["outputs"], counts)]
-    out = outs if step.output_counts is not None else outs[0]
-    return m, list(mem.names), chain, out
-
-
-def run_step(step, values, build, toolchain="gcc", tracer=None):
-    """Execute one step on `build` (a `Build`, or a path name built with `toolchain`);
-    returns (machine or None, region names, kernel chain, output)."""
-    build = Build.of(build, toolchain)
-    operator = operators.get(step.op)
-    if step.host and step.family == "tflm":
-        xs = [values[i] for i in step.inputs["inputs"]]
-        outs = tflm_host.run(step.tflm_model, xs, f"op {step.index} {step.op}")
-        return None, [], [f"TFLM on the host (not simulated: {step.host_reason})"], outs
-    if step.host:
-        x = values[step.inputs["input"]]
-        return (None, [], [f"host {step.family} (float, not simulated)"],
-                operator.run_host(step.case, x))
-    if step.reference_only:
-        m, names, chain, out = _reference_only(step, values, build, tracer)
-        kind = "reference"
-    else:
-        cmsis = build.cmsis_nn
-        case = dict(step.cmsis_case if cmsis and step.cmsis_case is not None else step.case)
-        if "input" in step.inputs:             # else a constant operand held in the case
-            case["input"] = values[step.inputs["input"]].ravel()
-        if "input2" in step.inputs:
-            case["input2"] = values[step.inputs["input2"]].ravel()
-        function = (step.cmsis_function or operator.cmsis_entry) \
-            if cmsis else None
-        try:
-            res = harness.run_case(case, build, function=function, tracer=tracer)
-        except harness.CaseError as e:
-            raise ProfileError(f"op {step.index} {step.op}: {e}") from None
-        m, names, chain, out = res.m, res.region_names, res.kernel_path, res.output
-        kind = "cmsis" if build.cmsis_nn else "reference"
-    scratch = machine.SRAM_BASE
-    sram_size = int(m.rtab[names.index("sram"), 1]) if "sram" in names else 0
-    ranks = [min(len(step.output_shape) or 1, max(sram_size // 4, 1))]
-    chain = list(chain) + eval_glue.run_glue(m, step.op, operator.glue.get(kind), ranks,
-                                             scratch, build.dsp_extension, tracer,
-                                             len(step.inputs.get("inputs", ())))
-    return m, names, chain, out
-
-
-def run(model, path="simd", toolchain="gcc", core="cortex-m4", clock_mhz=100.0,
-        flash_wait_states=0, inputs=None, steps=None, progress=None, board=None,
-        single_rounding=False):
-    """Profile `model` (an `armsim.pipeline.model.Model`) on `path`; returns a `ModelProfile`.
-    `board` (an `armsim.data.boards.Configuration`) prices memory with the board's memory system
-    (its core and clock are the caller's `core` and `clock_mhz`)."""
-    try:
-        build = Build(path, toolchain, core, single_rounding)
-    except BuildError as e:
-        raise ProfileError(str(e)) from None
-    cores.core(core)   # ValueError naming the known cores
+def run(model, build, clock_mhz=100.0, flash_wait_states=0, inputs=None, steps=None,
+        progress=None, board=None):
+    """Profile `model` (an `armsim.pipeline.model.Model`) on `build` (a `Build`); returns a
+    `ModelProfile`.  `board` (an `armsim.data.boards.Configuration`) prices memory with the
+    board's memory system (its core and clock are the build's core and `clock_mhz`)."""
     steps = steps if steps is not None else prepare_mod.prepare(model)
     inputs = random_inputs(model) if inputs is None else check_inputs(model, inputs)
     values = {}
@@ -311,24 +218,24 @@ def run(model, path="simd", toolchain="gcc", core="cortex-m4", clock_mhz=100.0,
     ops = []
     memory_system = board.memory if board is not None else None
     seen = precompile.Seen(build)
-    precompile.warm(model, steps, values, build, run_step, seen)
+    precompile.warm(model, steps, values, build, harness.run_step, seen)
     with machine.recording_loads() if memory_system and memory_system.needs_trace() \
             else contextlib.nullcontext():
         for step in steps:
-            ops.append(_profile_step(model, step, values, build, core, flash_wait_states,
+            ops.append(_profile_step(model, step, values, build, flash_wait_states,
                                      memory_system))
             if not step.host:
                 seen.add(seen.key(step))
             if progress is not None:
                 progress(step)
     outputs = [values[i] for i in model.outputs]
-    return ModelProfile(model.name, path, core, toolchain, clock_mhz, flash_wait_states, ops,
-                        outputs, board, single_rounding)
+    return ModelProfile(model.name, build, clock_mhz, flash_wait_states, ops, outputs, board)
 
 
-def _profile_step(model, step, values, build, core, flash_wait_states, memory_system):
+def _profile_step(model, step, values, build, flash_wait_states, memory_system):
     """Run one step, store its output in `values`, and price it (its `OpProfile`)."""
-    m, names, chain, out = run_step(step, values, build)
+    core = build.core
+    m, names, chain, out = harness.run_step(step, values, build)
     if isinstance(out, list):                   # every output of an op TFLM computed
         for i, x in zip(step.outputs, out):
             values[i] = np.asarray(x).reshape(model.tensors[i].shape)
@@ -349,5 +256,4 @@ def _profile_step(model, step, values, build, core, flash_wait_states, memory_sy
                      op_types(model, model.operators[step.index]), fitted, stages)
 
 
-__all__ = ["run", "run_step", "random_inputs", "load_input", "check_inputs", "ProfileError",
-           "ModelProfile", "OpProfile", "model_mod"]
+__all__ = ["run", "random_inputs", "load_input", "check_inputs", "ModelProfile", "OpProfile"]

@@ -18,6 +18,7 @@ from armsim.data import modelgen
 from armsim.pipeline import prepare, profiler
 from armsim.cli.main import main
 from armsim.pipeline.model import parse
+from armsim.pipeline.build import Build
 
 
 def _model(build, shape):
@@ -30,8 +31,8 @@ def _model(build, shape):
 def _explain(model, path="simd"):
     """(Dispatch, counted kernel chain) of the model's one op."""
     step = prepare.prepare(model)[0]
-    prof = profiler.run(model, path, steps=[step])
-    return insight.dispatch(model, step, prof.ops[0].kernel, path), prof.ops[0].kernel
+    prof = profiler.run(model, Build(path), steps=[step])
+    return insight.dispatch(model, step, prof.ops[0].kernel, Build(path)), prof.ops[0].kernel
 
 
 def _taken(d):
@@ -105,7 +106,7 @@ def test_depthwise_3x3_padding_branch(axis):
     model = _model(DEPTHWISE["3x3"][0], (1, 6, 6, 4))
     step = copy.deepcopy(prepare.prepare(model)[0])
     step.case["dw_conv_params"]["padding"][axis] = 2
-    d = insight.dispatch(model, step, "", "simd")
+    d = insight.dispatch(model, step, "", Build("simd"))
     var = "pad_y" if axis == "h" else "pad_x"
     assert d.leaf == "arm_depthwise_conv_s8_opt" and _taken(d) == [f"{var} > 1"]
 
@@ -169,13 +170,13 @@ def _layer(kind, **change):
 def test_counterfactual_equals_a_direct_profile(kind, change, option, leaf):
     model = parse(_layer(kind), f"{kind}.tflite")
     d, chain = _explain(model)
-    cfs = insight.counterfactuals(model, d)
+    cfs = insight.counterfactuals(model, d, Build("simd"))
     assert [c.change for c in cfs] == [option]
     cf = cfs[0]
-    direct = profiler.run(parse(_layer(kind, **change), "changed.tflite")).ops[0]
+    direct = profiler.run(parse(_layer(kind, **change), "changed.tflite"), Build("simd")).ops[0]
     assert cf.cycles == direct.cycles and cf.macs == direct.macs
     assert leaf in cf.kernel and direct.kernel == cf.kernel
-    baseline = profiler.run(model).ops[0]
+    baseline = profiler.run(model, Build("simd")).ops[0]
     assert cf.baseline_cycles == baseline.cycles and cf.baseline_macs == baseline.macs
     assert cf.kernel != chain
 
@@ -185,7 +186,7 @@ def test_no_counterfactual_when_the_change_keeps_the_path():
     kernel_x: still arm_convolve_s8, so no counterfactual is reported."""
     model = _model(CONV["pad_x"][0], (1, 6, 6, 4))
     d, _ = _explain(model)
-    assert insight.counterfactuals(model, d) == []
+    assert insight.counterfactuals(model, d, Build("simd")) == []
 
 
 def test_cli_why(tmp_path):
@@ -202,12 +203,12 @@ def test_cli_why(tmp_path):
     assert bad.exit_code != 0 and "no op 5" in bad.output and "Traceback" not in bad.output
 
 
-@pytest.mark.parametrize("change,options", [
-    ("core=cortex-m7", {"core": "cortex-m7"}),
-    ("dsp=off", {"path": "scalar"}),
-    ("flash-wait-states=2", {"flash_wait_states": 2}),
-    ("toolchain=armclang", {"toolchain": "armclang"})])
-def test_whatif_equals_a_direct_profile_with_the_change(tmp_path, change, options):
+@pytest.mark.parametrize("change,build,options", [
+    ("core=cortex-m7", Build(core="cortex-m7"), {}),
+    ("dsp=off", Build("scalar"), {}),
+    ("flash-wait-states=2", Build(), {"flash_wait_states": 2}),
+    ("toolchain=armclang", Build(toolchain="armclang"), {})])
+def test_whatif_equals_a_direct_profile_with_the_change(tmp_path, change, build, options):
     """A 1x1 stride-1 conv: the fast path, whose DSP build differs under armclang."""
     layer = _layer("conv", stride=(1, 1))
     path = tmp_path / "conv.tflite"
@@ -217,7 +218,7 @@ def test_whatif_equals_a_direct_profile_with_the_change(tmp_path, change, option
     assert r.exit_code == 0, r.output
     data = json.loads(out.read_text())
     model = parse(layer, "conv.tflite")
-    base, changed = profiler.run(model), profiler.run(model, **options)
+    base, changed = profiler.run(model, Build()), profiler.run(model, build, **options)
     assert [o["cycles"] for o in data["base"]["ops"]] == [o.cycles for o in base.ops]
     assert [o["cycles"] for o in data["changed"]["ops"]] == [o.cycles for o in changed.ops]
     assert data["changed"]["total"]["cycles"] != data["base"]["total"]["cycles"]

@@ -17,6 +17,7 @@ from armsim.pipeline import prepare, tflm_host
 from armsim.cli.main import main
 from armsim.errors import ModelError
 from armsim.pipeline.model import parse
+from armsim.pipeline.build import Build
 
 SHARED_MODELS = sorted(glob.glob(os.path.join(os.path.dirname(__file__), "..", "..", "..", "shared",
                                               "models", "*", "model.tflite")))
@@ -98,7 +99,7 @@ def test_fc_weight_zero_point_takes_the_rhs_offset_path():
         model = parse(g.build(), "fc.tflite")
         case = dict(prepare.prepare(model)[0].case, input=np.arange(-8, 8, dtype=np.int8))
         tracer = Tracer()
-        harness.run_case(case, "simd", tracer=tracer)
+        harness.run_case(case, Build("simd"), tracer=tracer)
         return Counter(r.mnemonic.upper() for r in tracer.records)
 
     g, _, _ = _fc_graph()

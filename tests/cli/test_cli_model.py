@@ -267,12 +267,12 @@ def _late_progress(monkeypatch, delay):
     """A `_LateProgress` writing to a string as if stderr were a terminal."""
     import io
     from rich.console import Console
-    from armsim.cli import cmd_model
+    from armsim.cli import common
     out = io.StringIO()
-    monkeypatch.setattr(cmd_model, "_console",
+    monkeypatch.setattr(common, "console",
                         lambda stderr=False: Console(file=out, force_terminal=True, width=80))
-    monkeypatch.setattr(cmd_model._LateProgress, "DELAY", delay)
-    return cmd_model._LateProgress("simd", 3), out
+    monkeypatch.setattr(common._LateProgress, "DELAY", delay)
+    return common._LateProgress("simd", 3), out
 
 
 def test_a_quick_run_shows_no_progress_bar(monkeypatch):

@@ -9,8 +9,10 @@ import pytest
 from click.testing import CliRunner
 
 from armsim.cpu import machine
-from armsim.cli import cmd_teach
+from armsim.analysis import trace
 from armsim.cli.main import main
+from armsim.pipeline.build import Build
+from armsim.pipeline import harness
 
 SHARED = Path(__file__).resolve().parents[3] / "shared"
 
@@ -33,9 +35,9 @@ def instruction_lines(text):
 @pytest.mark.parametrize("path", ["simd", "scalar"])
 @pytest.mark.parametrize("values", [[1, -2, 3, -4], [127, -128, 0, 5, -7, 9, 100]])
 def test_widen_traced_counts_equal_counted_run(path, values):
-    problem, records, m_traced, shown, data, m_fast = cmd_teach.trace_problem(
-        "arm_s8_to_s16_unordered_with_offset", path, ",".join(map(str, values)), 128)
-    assert cmd_teach.traced_counts(records) == machine.counts(m_fast)
+    problem, records, m_traced, shown, data, m_fast = trace.trace_problem(
+        "arm_s8_to_s16_unordered_with_offset", Build(path), ",".join(map(str, values)), 128)
+    assert trace.traced_counts(records) == machine.counts(m_fast)
     assert np.array_equal(m_traced.st, m_fast.st), "same counters, flags and traffic"
     # outputs: src[order[j]] + offset, in the unordered order on the SIMD path
     n = len(values)
@@ -47,10 +49,10 @@ def test_widen_traced_counts_equal_counted_run(path, values):
             expect += [base, base + 2, base + 1, base + 3]
         expect += list(range(n - n % 4, n))
         assert order == expect
-        assert cmd_teach.traced_counts(records)["sxtab16"] == 2 * (n // 4)
+        assert trace.traced_counts(records)["sxtab16"] == 2 * (n // 4)
     else:
         assert order == list(range(n))
-        assert cmd_teach.traced_counts(records)["ldrsb"] == n
+        assert trace.traced_counts(records)["ldrsb"] == n
 
 
 def test_widen_simd_output():
@@ -81,7 +83,8 @@ def test_widen_simd_output():
     # the closing count table: both paths, totals equal the counted runs
     counts = {}
     for p in ("simd", "scalar"):
-        prob = cmd_teach.PROBLEMS["arm_s8_to_s16_unordered_with_offset"](p, [1, -2, 3, -4], 128)
+        prob = trace.PROBLEMS["arm_s8_to_s16_unordered_with_offset"](Build(p), [1, -2, 3, -4],
+                                                                      128)
         counts[p] = machine.counts(prob.execute()[0])
     table = text[text.index("instruction counts"):].splitlines()
     assert table[1].split() == ["mnemonic", "class", "simd", "scalar"]
@@ -128,12 +131,13 @@ def test_read_and_pad_reordered():
 def test_mat_mult_paths_agree(seed, out_ch, cols):
     outs = {}
     for path in ("simd", "scalar"):
-        problem, records, m_traced, shown, data, m_fast = cmd_teach.trace_problem(
-            "arm_nn_mat_mult_kernel_s8_s16", path, None, 3, out_ch=out_ch, cols=cols, seed=seed)
-        assert cmd_teach.traced_counts(records) == machine.counts(m_fast)
+        problem, records, m_traced, shown, data, m_fast = trace.trace_problem(
+            "arm_nn_mat_mult_kernel_s8_s16", Build(path), None, 3, out_ch=out_ch, cols=cols,
+            seed=seed)
+        assert trace.traced_counts(records) == machine.counts(m_fast)
         assert data["out"] == problem.reference
         outs[path] = data["out"]
-        mns = cmd_teach.traced_counts(records)
+        mns = trace.traced_counts(records)
         if path == "simd":
             assert mns.get("smlad", 0) == 8 * (out_ch // 2) * (cols // 4) + \
                 4 * (out_ch % 2) * (cols // 4)
@@ -167,9 +171,9 @@ def test_errors(args, message):
 def test_trace_a_conv_case():
     """A whole op from a CMSIS-NN vector: output equals output_ref, trace equals counts."""
     path = SHARED / "cmsis_nn_vectors" / "basic__convolve.json"
-    case, res, records, fast = cmd_teach.trace_case(str(path), "simd")
+    case, res, records, fast = trace.trace_case(str(path), Build("simd"))
     assert np.array_equal(res.output, np.asarray(case["output_ref"], np.int8).ravel())
-    assert cmd_teach.traced_counts(records) == fast.counts()
+    assert trace.traced_counts(records) == fast.counts()
     code, text = run(str(path), "--max-lines", "5")
     assert code == 0, text
     assert "equals the case's output_ref: yes" in text
@@ -180,17 +184,18 @@ def test_trace_a_conv_case():
 @pytest.mark.parametrize("path", ["simd", "scalar"])
 def test_trace_an_op_of_the_example_model(path):
     """An op of a .tflite model: the ops before it run counted, the op itself traced."""
-    from armsim.pipeline import profiler
-    from armsim.cli.cmd_model import load_model
-    model, step, chain, records, m, out, fast = cmd_teach.trace_model_op(None, 5, path)
+    from armsim import api
+    from armsim.pipeline import prepare, profiler
+    example = api.load_model(None)
+    model, step, chain, records, m, out, fast = trace.trace_model_op(example, 5, Build(path))
     assert step.op == "FULLY_CONNECTED"
-    assert cmd_teach.traced_counts(records) == machine.counts(fast[path])
-    assert cmd_teach.traced_fitted_counts(records) == machine.fitted_counts(fast[path])
+    assert trace.traced_counts(records) == machine.counts(fast[path])
+    assert trace.traced_fitted_counts(records) == machine.fitted_counts(fast[path])
     # the traced op's output is the one the counted whole-model run produces
-    model2, steps = load_model(None)
-    values = {t.index: x for t, x in zip(model2.input_tensors(), profiler.random_inputs(model2))}
+    steps = prepare.prepare(example)
+    values = {t.index: x for t, x in zip(example.input_tensors(), profiler.random_inputs(example))}
     for s in steps[:6]:
-        values[s.output] = np.asarray(profiler.run_step(s, values, path, "gcc")[3]).reshape(
+        values[s.output] = np.asarray(harness.run_step(s, values, Build(path))[3]).reshape(
             s.output_shape)
     assert np.array_equal(np.asarray(out).ravel(), values[steps[5].output].ravel())
     code, text = run("example", "--op", "5", "--path", path, "--max-lines", "4")

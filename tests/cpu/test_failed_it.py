@@ -41,8 +41,9 @@ import pytest
 
 from armsim.cpu import machine
 from armsim.pipeline.harness import run_case
+from armsim.pipeline.build import Build
 
-from conftest import MEASURED_BUILD, REFERENCE, shared_cases
+from conftest import REFERENCE, shared_cases
 
 CASES = shared_cases(REFERENCE)
 TOLERANCE = 0.15
@@ -66,9 +67,9 @@ def test_the_directory_holds_reference_cases():
 @pytest.mark.parametrize("file", CASES, ids=lambda p: p.stem)
 def test_failed_it_against_measured(file, path):
     case = json.loads(file.read_text())
-    meas = case["measured"][MEASURED_BUILD[path]]
+    meas = case["measured"][Build(path).measured_build]
     measured = meas["instructions_incl_condition_failed_it"] - meas["instructions"]
-    ours = machine.counter(run_case(case, path).m, machine.IT_FAILED)
+    ours = machine.counter(run_case(case, Build(path)).m, machine.IT_FAILED)
     low, high = WIDER.get((file.stem, path), (1 - TOLERANCE, 1 + TOLERANCE))
     slack = SLACK if (file.stem, path) not in WIDER else 0
     assert low * measured - slack <= ours <= high * measured + slack, \

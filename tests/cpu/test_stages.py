@@ -11,6 +11,8 @@ from armsim import api
 from armsim.pipeline import prepare, profiler
 from armsim.cli.main import main
 from armsim.cpu import cores, machine
+from armsim.pipeline.build import Build
+from armsim.pipeline import harness
 
 from conftest import SHARED
 
@@ -21,7 +23,7 @@ MODELS = ("kws", "vww", "ic", "ad")
 @pytest.mark.parametrize("name", MODELS)
 def test_stages_sum_to_each_ops_cycles(name, path):
     model = api.load_model(str(SHARED / "models" / name / "model.tflite"))
-    prof = profiler.run(model, path)
+    prof = profiler.run(model, Build(path))
     for o in prof.ops:
         if not o.simulated:
             continue
@@ -34,7 +36,7 @@ def test_conv_stages_name_where_the_cycles_go():
     """The example's im2col convolution: MACs, im2col, requantize and calibrated traffic are
     all there, and the DSP build spends fewer cycles on MACs than the plain-C one."""
     model = api.load_model(None)
-    simd, scalar = (profiler.run(model, p).ops[0] for p in ("simd", "scalar"))
+    simd, scalar = (profiler.run(model, Build(p)).ops[0] for p in ("simd", "scalar"))
     assert "arm_convolve_s8" in simd.kernel
     for stage in ("mac", "im2col", "requantize", "calibrated", "glue", "loads"):
         assert simd.stages[stage]["cycles"] > 0, stage
@@ -49,8 +51,7 @@ def test_board_memory_is_its_own_row():
     from armsim.data import boards
     model = api.load_model(None)
     config = boards.configure("nucleo-f767zi")
-    prof = profiler.run(model, "simd", core=config.core, clock_mhz=config.clock_mhz,
-                        board=config)
+    prof = profiler.run(model, Build("simd", core=config.core), config.clock_mhz, board=config)
     for o in prof.ops:
         assert sum(r["cycles"] for r in o.stages.values()) == o.cycles
     assert any(cores.NOT_SPLIT in o.stages for o in prof.ops)
@@ -62,7 +63,7 @@ def test_stage_blocks_partition_the_counters():
     model = api.load_model(None)
     step = __import__("armsim.pipeline.prepare", fromlist=["prepare"]).prepare(model)[0]
     values = {t.index: x for t, x in zip(model.input_tensors(), profiler.random_inputs(model))}
-    m, names, _, _ = profiler.run_step(step, values, "simd")
+    m, names, _, _ = harness.run_step(step, values, Build("simd"))
     blocks = machine.blocks(m)
     assert np.array_equal(machine.totals(m), blocks.sum(axis=0))
     stages = cores.stage_breakdown(m, "cortex-m4", 0, names)
@@ -83,7 +84,7 @@ def test_why_no_simd_gain():
     """compare's reasons come from the stage split of both paths' runs."""
     from armsim.analysis import insight
     model = api.load_model(None)
-    simd, scalar = (profiler.run(model, p) for p in ("simd", "scalar"))
+    simd, scalar = (profiler.run(model, Build(p)) for p in ("simd", "scalar"))
     gains = {g.op + str(g.index): g for g in
              (insight.simd_gain(a, b) for a, b in zip(simd.ops, scalar.ops)) if g}
     for g in gains.values():
@@ -110,7 +111,7 @@ def test_the_block_weights_price_every_stage_block_as_breakdown_of_does(core_nam
     model = api.load_model(None)
     values = dict(zip((t.index for t in model.input_tensors()), profiler.random_inputs(model)))
     for step in prepare.prepare(model)[:2]:
-        m, names, _, out = profiler.run_step(step, values, "simd")
+        m, names, _, out = harness.run_step(step, values, Build("simd"))
         values[step.output] = np.asarray(out).reshape(step.output_shape)
         waits = {"flash": 2, "sram": 1}
         weights = cores._block_weights(core_name, tuple(names), tuple(sorted(waits.items())))

@@ -25,6 +25,7 @@ from armsim.cpu.kernel import Tracer, kernel, run
 from armsim.cpu.ops import (add, bcc, bl, cmp, fitted_ldr_sp, it, ldr, ldrsb, mov, pop_pc, push,
                             sadd8, sel, smlad, ssat, str_, strb, sub, sxtb16)
 from armsim.pipeline import harness
+from armsim.pipeline.build import PATHS, Build
 
 from conftest import VECTORS, load_case, shared_cases
 
@@ -182,18 +183,18 @@ def _reduced(case):
     return small
 
 
-@pytest.mark.parametrize("path", harness.PATHS)
+@pytest.mark.parametrize("path", PATHS)
 @pytest.mark.parametrize("case_file", CASES, ids=lambda p: p.stem)
 def test_vector_case_traced_equals_counted(case_file, path):
     case = load_case(case_file)
-    fast = harness.run_case(case, path)
+    fast = harness.run_case(case, Build(path))
     if fast.instructions > TRACE_CAP:
         case = _reduced(case)
-        fast = harness.run_case(case, path)
+        fast = harness.run_case(case, Build(path))
     n = fast.instructions
     assert n <= TRACE_CAP, f"{case_file.stem}: {n} instructions even reduced"
     tracer = Tracer(limit=TRACE_CAP + 1)
-    traced = harness.run_case(case, path, tracer=tracer)
+    traced = harness.run_case(case, Build(path), tracer=tracer)
     assert traced.kernel_path == fast.kernel_path
     assert np.array_equal(traced.output, fast.output)
     assert_same_run(fast.m, traced.m)

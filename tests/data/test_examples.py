@@ -12,6 +12,7 @@ from armsim import api
 from armsim.pipeline import model, profiler
 from armsim.data import modelgen
 from armsim.cli.main import main
+from armsim.pipeline.build import Build
 from model_helpers import MODELS_DIR, SHARED, shared_model, tflm_reference
 
 PATHS = ("simd", "scalar", "reference")
@@ -66,7 +67,7 @@ def test_examples_are_bit_exact_with_tflite_micro(name):
     want = tflm_reference(data, x)
     assert len(np.unique(want)) > 1, "the output depends on the input, not saturated"
     for path in PATHS:
-        got = profiler.run(m, path, inputs=[x]).outputs[0]
+        got = profiler.run(m, Build(path), inputs=[x]).outputs[0]
         assert got.dtype == want.dtype and got.shape == want.shape, (path, got.shape)
         assert np.array_equal(got, want), (name, path, np.argwhere(got != want)[:5])
 

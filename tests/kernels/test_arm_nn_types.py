@@ -7,6 +7,8 @@ import pytest
 from armsim.pipeline import harness
 from armsim.kernels.cmsis_nn import arm_nn_types as types
 from armsim.kernels.families import conv
+from armsim.pipeline.build import Build
+from armsim.errors import CaseError
 
 from conftest import VECTORS, load_case
 
@@ -29,13 +31,13 @@ def test_a_swapped_field_changes_the_result():
     case = next(c for c in map(load_case, sorted(VECTORS.glob("*.json")))
                 if c["family"] == "conv" and c["input_dims"]["w"] != c["input_dims"]["h"]
                 and c["input_dims"]["n"] == 1 and c.get("groups", 1) == 1)
-    assert harness.run_case(case, "simd").output.tolist() == case["output_ref"]
+    assert harness.run_case(case, Build("simd")).output.tolist() == case["output_ref"]
     swapped = json.loads(json.dumps(case))
     d = swapped["input_dims"]
     d["w"], d["h"] = d["h"], d["w"]
     try:
-        out = harness.run_case(swapped, "simd").output.tolist()
-    except harness.CaseError:
+        out = harness.run_case(swapped, Build("simd")).output.tolist()
+    except CaseError:
         return                                   # refused: also noticed
     assert out != case["output_ref"]
 

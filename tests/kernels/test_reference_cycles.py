@@ -28,8 +28,9 @@ import pytest
 
 from armsim.cpu import cores
 from armsim.pipeline.harness import run_case
+from armsim.pipeline.build import Build
 
-from conftest import MEASURED_BUILD, REFERENCE, shared_cases
+from conftest import REFERENCE, shared_cases
 
 CASES = shared_cases(REFERENCE)
 TOLERANCE = 0.10
@@ -45,8 +46,8 @@ def test_the_directory_holds_reference_cases():
 @pytest.mark.parametrize("file", CASES, ids=lambda p: p.stem)
 def test_m4_cycles_against_cycles_trm(file, path):
     case = json.loads(file.read_text())
-    measured = case["measured"][MEASURED_BUILD[path]]["cycles_trm"]
-    ours = cores.cycles(run_case(case, path).m, "cortex-m4")
+    measured = case["measured"][Build(path).measured_build]["cycles_trm"]
+    ours = cores.cycles(run_case(case, Build(path)).m, "cortex-m4")
     bound = WIDER.get((file.stem, path), TOLERANCE)
     assert abs(ours - measured) <= bound * measured, \
         f"{file.stem} {path}: armsim {ours} vs cycles_trm {measured} ({100 * (ours / measured - 1):+.1f}%)"

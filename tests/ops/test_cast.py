@@ -8,6 +8,7 @@ from model_helpers import tflm_outputs
 
 from armsim.pipeline import model, prepare, profiler
 from armsim.data import modelgen
+from armsim.pipeline.build import Build
 
 PATHS = ("simd", "scalar", "reference")
 TYPES = ("int8", "int16", "int32")
@@ -33,7 +34,7 @@ def built():
 @pytest.mark.parametrize("path", PATHS)
 def test_bit_exact_vs_tflite_micro_and_simulated(built, path):
     m, xs, want = built
-    prof = profiler.run(m, path, inputs=xs)
+    prof = profiler.run(m, Build(path), inputs=xs)
     for k, (got, exp) in enumerate(zip(prof.outputs, want)):
         assert got.dtype == exp.dtype and np.array_equal(got, exp), (path, k)
     for o in prof.ops:

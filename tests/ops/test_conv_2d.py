@@ -15,8 +15,9 @@ from armsim.cpu.kernel import Tracer, run
 from armsim.errors import CaseError
 from armsim.pipeline.harness import run_case
 from armsim.kernels.libc import memcpy, memset
+from armsim.pipeline.build import Build
 
-from conftest import MEASURED_BUILD, REFERENCE, VECTORS
+from conftest import REFERENCE, VECTORS
 
 WRAPPER = "arm_convolve_wrapper_s8"
 SIMD_MNEMONICS = ("smlad", "sxtb16", "sxtab16", "pkhbt")
@@ -55,7 +56,7 @@ def test_bit_exact_through_every_entry_point(file, path):
     case = _load(file)
     expected = np.asarray(case["output_ref"], np.int8)
     for function in _entry_points(case):
-        result = run_case(case, path, function=function)
+        result = run_case(case, Build(path), function=function)
         np.testing.assert_array_equal(result.output, expected, err_msg=f"{function} on {path}")
         assert result.kernel_path[0] == function
         if function == WRAPPER:
@@ -69,13 +70,13 @@ def test_armclang_buffered_1x1_fast_path(file):
     """Arm Compiler 6 + DSP: the buffered s8->s16 + arm_nn_mat_mult_kernel_s8_s16 path."""
     case = _load(file)
     expected = np.asarray(case["output_ref"], np.int8)
-    simd = run_case(case, "simd", toolchain="armclang")
+    simd = run_case(case, Build("simd", "armclang"))
     np.testing.assert_array_equal(simd.output, expected)
     assert simd.kernel_path == [WRAPPER, "arm_convolve_1x1_s8_fast", "arm_nn_mat_mult_kernel_s8_s16"]
     assert simd.counts().get("sxtab16", 0) > 0          # the widening ran
-    gcc = run_case(case, "simd", toolchain="gcc")
+    gcc = run_case(case, Build("simd", "gcc"))
     assert gcc.kernel_path[-1] == "arm_nn_mat_mult_nt_t_s8"
-    scalar = run_case(case, "scalar", toolchain="armclang")  # no DSP: the gcc-like path
+    scalar = run_case(case, Build("scalar", "armclang"))  # no DSP: the gcc-like path
     np.testing.assert_array_equal(scalar.output, expected)
     assert scalar.kernel_path[-1] == "arm_nn_mat_mult_nt_t_s8"
 
@@ -93,15 +94,15 @@ def test_buffer_sizes():
 def test_1_x_n_argument_check():
     case = _load(VECTORS / "conv_2.json")                      # input h 3: not a 1xN case
     with pytest.raises(CaseError, match="ARG_ERROR"):
-        run_case(case, "simd", function="arm_convolve_1_x_n_s8")
+        run_case(case, Build("simd"), function="arm_convolve_1_x_n_s8")
 
 
 @pytest.mark.parametrize("path", ["simd", "scalar"])
 @pytest.mark.parametrize("file", REFERENCE_FILES, ids=lambda p: p.stem)
 def test_counts_against_measured(file, path):
     case = _load(file)
-    measured = case["measured"][MEASURED_BUILD[path]]
-    result = run_case(case, path)
+    measured = case["measured"][Build(path).measured_build]
+    result = run_case(case, Build(path))
     counts = result.counts()
     assert abs(result.instructions - measured["instructions"]) <= 0.10 * measured["instructions"]
     hist = measured["mnemonic_histogram"]
@@ -167,19 +168,19 @@ def test_libc_instructions_equal_measured(name, path):
     """The im2col memcpy/memset calls, traced, execute exactly what newlib executed."""
     case = _load(REFERENCE / f"{name}.json")
     tracer = Tracer(limit=200_000)
-    run_case(case, path, tracer=tracer)
+    run_case(case, Build(path), tracer=tracer)
     executed = {"memcpy": 0, "memset": 0}
     owner = {"memcpy": "memcpy", "_tail_less_than_4": "memcpy", "memset": "memset"}
     for record in tracer.records:
         if record.function in owner:
             executed[owner[record.function]] += 1
-    functions = case["measured"][MEASURED_BUILD[path]]["functions"]
+    functions = case["measured"][Build(path).measured_build]["functions"]
     assert executed == {"memcpy": functions["memcpy"], "memset": functions["memset"]}
 
 
 def test_traced_run_equals_counted_run():
     case = _load(VECTORS / "conv_out_activation.json")
-    fast = run_case(case, "simd")
-    traced = run_case(case, "simd", tracer=Tracer())
+    fast = run_case(case, Build("simd"))
+    traced = run_case(case, Build("simd"), tracer=Tracer())
     np.testing.assert_array_equal(fast.output, traced.output)
     assert fast.counts() == traced.counts()

@@ -22,8 +22,9 @@ from armsim.kernels.cmsis_nn.arm_convolve_s4 import ARG_ERROR, arm_convolve_s4
 from armsim.errors import CaseError
 from armsim.pipeline.harness import run_case
 from armsim.kernels.tflm.conv_s4 import reference_buffer_size, run_reference
+from armsim.pipeline.build import Build
 
-from conftest import MEASURED_BUILD, REFERENCE, VECTORS, load_case
+from conftest import REFERENCE, VECTORS, load_case
 
 FAMILY = "conv_s4"
 
@@ -125,7 +126,7 @@ EXACT_MNEMONICS = {"simd": ("smlad", "sxtb16", "ror", "pkhbt", "pkhtb", "uxtb", 
 @pytest.mark.parametrize("path", ["simd", "scalar"])
 def test_convolve_s4_counts_against_measured(path):
     case = load_case(REFERENCE / "conv_s4_3x3_8x8x16_o16_s1_p1.json")
-    measured = case["measured"][MEASURED_BUILD[path]]
+    measured = case["measured"][Build(path).measured_build]
     assert measured["kernel_chain"][1:] == ["arm_convolve_s4", "arm_nn_mat_mult_kernel_s4_s16"]
     _, m = _run_convolve_s4(case, path == "simd")
     counts = machine.counts(m)
@@ -170,7 +171,7 @@ def test_wrapper_dispatch(file, path):
                types.dims(case["input_dims"]), types.dims(case["filter_dims"]))
     assert _LEAF_NAME[leaf] == case["wrapper_dispatch"]
     if "measured" in case:
-        functions = case["measured"][MEASURED_BUILD[path]]["functions"]
+        functions = case["measured"][Build(path).measured_build]["functions"]
         assert sum(machine.counts(m).values()) == functions["arm_convolve_wrapper_s4"]
 
 
@@ -181,7 +182,7 @@ MEASURED_FILES = _cases(REFERENCE)
 @pytest.mark.parametrize("file", CASE_FILES, ids=lambda p: p.stem)
 def test_family_bit_exact_on_every_path(file, path):
     case = load_case(file)
-    result = run_case(case, path)
+    result = run_case(case, Build(path))
     np.testing.assert_array_equal(result.output, np.asarray(case["output_ref"], np.int8).ravel())
     np.testing.assert_array_equal(result.output, _oracle(case))
     if path != "reference":
@@ -194,8 +195,8 @@ def test_family_counts_against_measured(file, path):
     """The whole wrapper call against the measured total (conv_s4_1x1_8x8x32_o16_s1_p0 is the
     case arm_nn_mat_mult_nt_t_s4's per-block bookkeeping is fitted to)."""
     case = load_case(file)
-    measured = case["measured"][MEASURED_BUILD[path]]
-    result = run_case(case, path)
+    measured = case["measured"][Build(path).measured_build]
+    result = run_case(case, Build(path))
     assert result.kernel_path == measured["kernel_chain"]
     want = measured["instructions"]
     assert abs(result.instructions - want) <= 0.05 * want, \
@@ -212,7 +213,7 @@ ONE_BY_ONE_FILES = [p for p in CASE_FILES
 def test_1x1_leaf_called_directly(file, path):
     """The 1x1 kernel the vector names, called as its unit test does (no wrapper)."""
     case = load_case(file)
-    result = run_case(case, path, function=case["function"])
+    result = run_case(case, Build(path), function=case["function"])
     assert result.kernel_path == [case["function"], "arm_nn_mat_mult_nt_t_s4"]
     np.testing.assert_array_equal(result.output, np.asarray(case["output_ref"], np.int8).ravel())
 
@@ -232,14 +233,14 @@ def test_1x1_fast_refuses_a_stride():
     case = load_case(next(p for p in ONE_BY_ONE_FILES
                           if load_case(p)["function"] == "arm_convolve_1x1_s4"))
     with pytest.raises(CaseError, match="arm_convolve_1x1_s4_fast returned ARM_CMSIS_NN_ARG_ERROR"):
-        run_case(case, "simd", function="arm_convolve_1x1_s4_fast")
+        run_case(case, Build("simd"), function="arm_convolve_1x1_s4_fast")
 
 
 def test_bad_packed_length_is_one_clear_line():
     case = load_case(CASE_FILES[0])
     case["weights"] = case["weights"][:-1]
     with pytest.raises(CaseError, match="weights: .* packed int4 bytes, expected"):
-        run_case(case, "simd")
+        run_case(case, Build("simd"))
 
 
 @pytest.mark.parametrize("path", ["simd", "scalar"])
@@ -248,8 +249,8 @@ def test_1x1_fast_own_instructions_equal_the_measured(path):
     GEMM run alone equals its measured per-function count (43 dsp_O2, 45 scalar_O2)."""
     from armsim.kernels.cmsis_nn.arm_nn_mat_mult_nt_t_s4 import arm_nn_mat_mult_nt_t_s4
     case = load_case(REFERENCE / "conv_s4_1x1_8x8x32_o16_s1_p0.json")
-    measured = case["measured"][MEASURED_BUILD[path]]["functions"]
-    leaf = run_case(case, path, function="arm_convolve_1x1_s4_fast")
+    measured = case["measured"][Build(path).measured_build]["functions"]
+    leaf = run_case(case, Build(path), function="arm_convolve_1x1_s4_fast")
     mem, addr = _layout(case, 0)
     m = machine.build(mem, dsp=path == "simd")
     i, p = case["input_dims"], case["conv_params"]

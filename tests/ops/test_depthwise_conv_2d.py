@@ -22,8 +22,9 @@ from armsim.kernels import oracle
 from armsim.kernels.families import depthwise_conv as family
 from armsim.errors import CaseError
 from armsim.pipeline.harness import run_case
+from armsim.pipeline.build import Build
 
-from conftest import MEASURED_BUILD, REFERENCE, shared_cases
+from conftest import REFERENCE, shared_cases
 
 SHARED = os.path.join(os.path.dirname(__file__), "..", "..", "..", "shared")
 EXACT_MNEMONICS = ("smlad", "sxtb16", "sxtab16", "pkhbt", "push", "pop", "bl")
@@ -66,7 +67,7 @@ def test_bit_exact_through_wrapper_and_leaves(file, path):
     case = _load(file)
     expected = np.array(case["output_ref"], np.int8)
     for function in _entry_points(case):
-        r = run_case(case, path, function=function)
+        r = run_case(case, Build(path), function=function)
         assert np.array_equal(r.output, expected), (function, path)
         if function is None:
             assert r.kernel_path[:2] == [family.WRAPPER, case["wrapper_dispatch"]]
@@ -78,8 +79,8 @@ def test_bit_exact_through_wrapper_and_leaves(file, path):
 @pytest.mark.parametrize("file", MEASURED, ids=_id)
 def test_counts_match_the_measured_build(file, path):
     case = _load(file)
-    measured = case["measured"][MEASURED_BUILD[path]]
-    r = run_case(case, path)
+    measured = case["measured"][Build(path).measured_build]
+    r = run_case(case, Build(path))
     assert np.array_equal(r.output, np.array(case["output_ref"], np.int8))
     assert r.kernel_path == measured["kernel_chain"]
     total = r.instructions
@@ -98,9 +99,9 @@ def test_counts_match_the_measured_build(file, path):
 @pytest.mark.parametrize("path", ["simd", "scalar"])
 def test_traced_run_equals_counted_run(name, path):
     case = _load(os.path.join(SHARED, "cmsis_nn_vectors", name + ".json"))
-    fast = run_case(case, path)
+    fast = run_case(case, Build(path))
     tracer = Tracer()
-    traced = run_case(case, path, tracer=tracer)
+    traced = run_case(case, Build(path), tracer=tracer)
     assert np.array_equal(fast.output, traced.output)
     assert fast.counts() == traced.counts()
     assert len(tracer.records) == fast.instructions
@@ -109,11 +110,11 @@ def test_traced_run_equals_counted_run(name, path):
 def test_kernels_reject_what_cmsis_nn_rejects():
     case = dict(_load(os.path.join(SHARED, "cmsis_nn_vectors", "depthwise_2.json")))
     with pytest.raises(CaseError, match="arm_depthwise_conv_3x3_s8"):   # ch_mult 3, 4x3 filter
-        run_case(case, "simd", function=family.K3X3)
+        run_case(case, Build("simd"), function=family.K3X3)
     with pytest.raises(CaseError, match="arm_depthwise_conv_s8_opt"):   # in_ch != out_ch
-        run_case(case, "simd", function=family.OPT)
+        run_case(case, Build("simd"), function=family.OPT)
     with pytest.raises(CaseError, match="unknown depthwise function"):
-        run_case(case, "simd", function="arm_convolve_s8")
+        run_case(case, Build("simd"), function="arm_convolve_s8")
 
 
 def test_buffer_sizes():
@@ -183,10 +184,10 @@ def test_random_shapes_simd_scalar_oracle(case):
     want = oracle.depthwise_conv(case).astype(np.int8).ravel()
     dispatch = _expected_dispatch(case)
     for path in ("simd", "scalar"):
-        r = run_case(case, path)
+        r = run_case(case, Build(path))
         assert r.kernel_path[1] == dispatch
         assert np.array_equal(r.output, want), path
-        leaf = run_case(case, path, function=dispatch)
+        leaf = run_case(case, Build(path), function=dispatch)
         assert np.array_equal(leaf.output, want), (path, dispatch)
 
 
@@ -234,9 +235,9 @@ def test_wrapper_own_instructions(file, path):
     """The wrapper's own instructions (wrapper run minus the leaf run) against the measured
     `functions` entry of arm_depthwise_conv_wrapper_s8."""
     case = _load(file)
-    measured = case["measured"][MEASURED_BUILD[path]]["functions"][family.WRAPPER]
-    own = run_case(case, path).instructions - \
-        run_case(case, path, function=case["wrapper_dispatch"]).instructions
+    measured = case["measured"][Build(path).measured_build]["functions"][family.WRAPPER]
+    own = run_case(case, Build(path)).instructions - \
+        run_case(case, Build(path), function=case["wrapper_dispatch"]).instructions
     assert abs(own - measured) <= max(3, 0.1 * measured), (own, measured)
 
 
@@ -266,6 +267,6 @@ def test_channel_multiplier_of_four(ch_mult, n, dilation):
     }
     want = oracle.depthwise_conv(case).astype(np.int8).ravel()
     for path in ("simd", "scalar"):
-        r = run_case(case, path)
+        r = run_case(case, Build(path))
         assert r.kernel_path == [family.WRAPPER, family.GENERIC]
         assert np.array_equal(r.output, want), path

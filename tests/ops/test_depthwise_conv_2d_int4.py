@@ -23,6 +23,7 @@ from armsim.kernels.families.depthwise_conv_s4 import packed_weights, unpacked_w
 from armsim.errors import CaseError
 from armsim.pipeline.harness import run_case
 from armsim.kernels.tflm.depthwise_conv_s4 import reference_buffer_size, run_reference
+from armsim.pipeline.build import Build
 
 from conftest import REFERENCE, VECTORS, load_case
 
@@ -238,7 +239,7 @@ PATHS = ("simd", "scalar", "reference")
 @pytest.mark.parametrize("file", GENERIC_FILES + OPT_FILES + MEASURED_FILES, ids=lambda p: p.stem)
 def test_family_bit_exact_on_every_path(file, path):
     case = load_case(file)
-    result = run_case(case, path)
+    result = run_case(case, Build(path))
     np.testing.assert_array_equal(result.output, np.asarray(case["output_ref"], np.int8))
     np.testing.assert_array_equal(result.output, oracle.depthwise_conv(
         {**case, "weights": unpacked_weights(case)}))
@@ -249,7 +250,7 @@ def test_family_bit_exact_on_every_path(file, path):
 def test_family_counts_against_measured(file, path):
     case = load_case(file)
     measured = case["measured"]["dsp_O2" if path == "simd" else "scalar_O2"]
-    result = run_case(case, path)
+    result = run_case(case, Build(path))
     assert result.kernel_path == measured["kernel_chain"]
     want = measured["instructions"]
     assert abs(result.instructions - want) <= 0.05 * want, \
@@ -260,4 +261,4 @@ def test_bad_packed_length_is_one_clear_line():
     case = load_case(GENERIC_FILES[0])
     case["weights"] = case["weights"][:-1]
     with pytest.raises(CaseError, match="weights: .* packed int4 bytes, expected"):
-        run_case(case, "simd")
+        run_case(case, Build("simd"))

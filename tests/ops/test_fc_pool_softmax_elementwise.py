@@ -14,8 +14,9 @@ from armsim.cpu.kernel import Tracer
 from armsim.errors import CaseError
 from armsim.pipeline.harness import run_case
 from armsim.kernels.families import oracle
+from armsim.pipeline.build import Build
 
-from conftest import MEASURED_BUILD, REFERENCE, VECTORS, load_case
+from conftest import REFERENCE, VECTORS, load_case
 
 FAMILIES = ("fully_connected", "avgpool", "maxpool", "softmax", "elementwise_add",
             "elementwise_mul")
@@ -63,7 +64,7 @@ def _expected(case):
 @pytest.mark.parametrize("case_file", ALL_FILES, ids=lambda p: p.stem)
 def test_default_entry_point_is_bit_exact(case_file, path):
     case = load_case(case_file)
-    result = run_case(case, path)
+    result = run_case(case, Build(path))
     np.testing.assert_array_equal(result.output, _expected(case))
     np.testing.assert_array_equal(result.output, oracle(case))
     per_channel = case.get("quant_params", {}).get("per_channel", False)
@@ -86,7 +87,7 @@ def test_every_named_entry_point_is_bit_exact(case_file, path):
     case = load_case(case_file)
     for function in _named_functions(case):
         assert function in ENTRY_POINTS[case["family"]], function
-        result = run_case(case, path, function=function)
+        result = run_case(case, Build(path), function=function)
         np.testing.assert_array_equal(result.output, _expected(case), err_msg=function)
         assert result.kernel_path[0] == function
 
@@ -94,9 +95,11 @@ def test_every_named_entry_point_is_bit_exact(case_file, path):
 def test_fc_wrapper_dispatches_on_quantization():
     per_tensor = load_case(VECTORS / "fully_connected_mve_0.json")
     per_channel = load_case(VECTORS / "fc_per_ch.json")
-    assert run_case(per_tensor, function="arm_fully_connected_wrapper_s8").kernel_path == [
+    assert run_case(per_tensor, Build("simd"),
+                    function="arm_fully_connected_wrapper_s8").kernel_path == [
         "arm_fully_connected_wrapper_s8", "arm_fully_connected_s8", "arm_nn_vec_mat_mult_t_s8"]
-    assert run_case(per_channel, function="arm_fully_connected_wrapper_s8").kernel_path == [
+    assert run_case(per_channel, Build("simd"),
+                    function="arm_fully_connected_wrapper_s8").kernel_path == [
         "arm_fully_connected_wrapper_s8", "arm_fully_connected_per_channel_s8",
         "arm_nn_vec_mat_mult_t_per_ch_s8"]
 
@@ -104,11 +107,12 @@ def test_fc_wrapper_dispatches_on_quantization():
 def test_wrong_entry_points_are_errors():
     per_tensor = load_case(VECTORS / "fully_connected_mve_0.json")
     with pytest.raises(CaseError, match="per-tensor"):
-        run_case(per_tensor, function="arm_fully_connected_per_channel_s8")
+        run_case(per_tensor, Build("simd"), function="arm_fully_connected_per_channel_s8")
     with pytest.raises(CaseError, match="not a max pooling"):
-        run_case(load_case(VECTORS / "maxpooling.json"), function="arm_avgpool_s8")
+        run_case(load_case(VECTORS / "maxpooling.json"), Build("simd"), function="arm_avgpool_s8")
     with pytest.raises(CaseError, match="not a softmax"):
-        run_case(load_case(VECTORS / "softmax__rows_0_1.json"), function="arm_softmax_s16")
+        run_case(load_case(VECTORS / "softmax__rows_0_1.json"), Build("simd"),
+                 function="arm_softmax_s16")
 
 
 # --- measured counts ---------------------------------------------------------------------
@@ -117,8 +121,8 @@ def test_wrong_entry_points_are_errors():
 @pytest.mark.parametrize("case_file", REFERENCE_FILES, ids=lambda p: p.stem)
 def test_counts_match_the_measured_build(case_file, path):
     case = load_case(case_file)
-    measured = case["measured"][MEASURED_BUILD[path]]
-    result = run_case(case, path)
+    measured = case["measured"][Build(path).measured_build]
+    result = run_case(case, Build(path))
     np.testing.assert_array_equal(result.output, _expected(case))
     assert result.kernel_path == measured["kernel_chain"]
     counts = result.counts()
@@ -139,8 +143,8 @@ def test_memcpy_calls_of_max_pool_are_counted():
     each, 16 in the measured case)."""
     case = load_case(REFERENCE / "maxpool2x2_s2_8x8x16.json")
     for path in PATHS:
-        counts = run_case(case, path).counts()
-        assert counts["bl"] == case["measured"][MEASURED_BUILD[path]]["calls"]["arm_max_pool_s8->memcpy"]
+        counts = run_case(case, Build(path)).counts()
+        assert counts["bl"] == case["measured"][Build(path).measured_build]["calls"]["arm_max_pool_s8->memcpy"]
 
 
 def test_fc_column_loop_is_unrolled_by_gcc_only():
@@ -148,8 +152,8 @@ def test_fc_column_loop_is_unrolled_by_gcc_only():
     Compiler 6 (toolchain armclang) it runs one step per iteration: same SIMD work, one
     loop branch per step instead of per four steps."""
     case = load_case(REFERENCE / "fc_64_32.json")
-    gcc = run_case(case, "simd", toolchain="gcc")
-    armclang = run_case(case, "simd", toolchain="armclang")
+    gcc = run_case(case, Build("simd", "gcc"))
+    armclang = run_case(case, Build("simd", "armclang"))
     np.testing.assert_array_equal(armclang.output, _expected(case))
     for mnemonic in EXACT_MNEMONICS:
         assert armclang.counts().get(mnemonic, 0) == gcc.counts().get(mnemonic, 0)
@@ -169,9 +173,9 @@ TRACED_CASES = ("fully_connected_mve_1", "fully_connected_w_zp", "fc_per_ch",
 @pytest.mark.parametrize("name", TRACED_CASES)
 def test_traced_run_equals_counted_run(name, path):
     case = load_case(VECTORS / f"{name}.json")
-    fast = run_case(case, path)
+    fast = run_case(case, Build(path))
     tracer = Tracer()
-    traced = run_case(case, path, tracer=tracer)
+    traced = run_case(case, Build(path), tracer=tracer)
     np.testing.assert_array_equal(fast.output, traced.output)
     np.testing.assert_array_equal(fast.m.st, traced.m.st)
     assert len(tracer.records) == fast.instructions
@@ -182,7 +186,7 @@ def test_a_fault_outside_memory_is_reported():
     case["filter_dims"]["n"] += 64            # reads past the weights and the flash region
     case["input"] = case["input"] + [0] * 64
     with pytest.raises(machine.MemoryFault, match="HardFault"):
-        run_case(case, "simd")
+        run_case(case, Build("simd"))
 
 
 # --- property tests against the oracle ----------------------------------------------------
@@ -200,7 +204,7 @@ def _activation(draw):
 
 def _check_all_paths(case):
     want = oracle(case)
-    outputs = {path: run_case(case, path).output for path in PATHS}
+    outputs = {path: run_case(case, Build(path)).output for path in PATHS}
     for path, got in outputs.items():
         np.testing.assert_array_equal(got, want, err_msg=path)
 
@@ -245,7 +249,7 @@ def fc_cases(draw):
 @given(fc_cases())
 def test_property_fully_connected(case):
     _check_all_paths(case)
-    wrapped = run_case(case, "simd", function="arm_fully_connected_wrapper_s8")
+    wrapped = run_case(case, Build("simd"), function="arm_fully_connected_wrapper_s8")
     np.testing.assert_array_equal(wrapped.output, oracle(case))
 
 

@@ -11,8 +11,9 @@ from armsim.kernels.families.fully_connected_s4 import unpacked_weights
 from armsim.errors import CaseError
 from armsim.pipeline.harness import run_case
 from armsim.kernels.families import oracle
+from armsim.pipeline.build import Build
 
-from conftest import MEASURED_BUILD, REFERENCE, VECTORS, expected_output, load_case, shared_cases
+from conftest import REFERENCE, VECTORS, expected_output, load_case, shared_cases
 
 FAMILY = "fully_connected_s4"
 VECTOR_FILES = shared_cases(VECTORS, FAMILY)
@@ -31,7 +32,7 @@ def test_the_directories_hold_the_int4_fc_cases():
 @pytest.mark.parametrize("file", VECTOR_FILES + REFERENCE_FILES, ids=lambda p: p.stem)
 def test_bit_exact(file, path):
     case = load_case(file)
-    result = run_case(case, path)
+    result = run_case(case, Build(path))
     np.testing.assert_array_equal(result.output, expected_output(case).ravel())
     np.testing.assert_array_equal(result.output, oracle(case))
 
@@ -45,8 +46,8 @@ def test_packed_and_unpacked_weights_of_the_measured_case_agree():
 @pytest.mark.parametrize("file", REFERENCE_FILES, ids=lambda p: p.stem)
 def test_counts_against_measured(file, path):
     case = load_case(file)
-    measured = case["measured"][MEASURED_BUILD[path]]
-    result = run_case(case, path)
+    measured = case["measured"][Build(path).measured_build]
+    result = run_case(case, Build(path))
     assert result.kernel_path == measured["kernel_chain"]
     want = measured["instructions"]
     assert abs(result.instructions - want) <= 0.05 * want, \
@@ -81,18 +82,18 @@ def _synthetic(batches, depth, out_c, bias_is_null, seed):
                          ids=lambda s: "x".join(map(str, s[:3])) + ("_nobias" if s[3] else ""))
 def test_every_branch_against_the_oracle(shape, path):
     case = _synthetic(*shape, seed=sum(shape[:3]))
-    np.testing.assert_array_equal(run_case(case, path).output, oracle(case))
+    np.testing.assert_array_equal(run_case(case, Build(path)).output, oracle(case))
 
 
 def test_bad_packed_length_is_one_clear_line():
     case = load_case(VECTOR_FILES[0])
     case["weights"] = case["weights"][:-1]
     with pytest.raises(CaseError, match="weights: .* packed int4 bytes, expected"):
-        run_case(case, "simd")
+        run_case(case, Build("simd"))
 
 
 def test_per_channel_is_refused():
     case = load_case(VECTOR_FILES[0])
     case["quant_params"] = {"per_channel": True}
     with pytest.raises(CaseError, match="per-tensor"):
-        run_case(case, "simd")
+        run_case(case, Build("simd"))

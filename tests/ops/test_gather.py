@@ -10,6 +10,7 @@ from model_helpers import tflm_outputs
 from armsim.pipeline import model, prepare, profiler
 from armsim.data import modelgen
 from armsim.errors import ModelError
+from armsim.pipeline.build import Build
 
 PATHS = ("simd", "scalar", "reference")
 BO = tflite.BuiltinOperator
@@ -57,7 +58,7 @@ def built():
 @pytest.mark.parametrize("path", PATHS)
 def test_bit_exact_vs_tflite_micro_and_simulated(built, path):
     m, xs, want = built
-    prof = profiler.run(m, path, inputs=xs)
+    prof = profiler.run(m, Build(path), inputs=xs)
     for k, (got, exp) in enumerate(zip(prof.outputs, want)):
         assert got.shape == exp.shape and np.array_equal(got, exp), (path, k)
     for o in prof.ops:
@@ -68,7 +69,7 @@ def test_computed_position_outside_the_axis_is_one_clear_error(built):
     m, xs, _ = built
     bad = np.array([[0, 1, 2], [3, 4, 5]], np.int32)
     with pytest.raises(ValueError, match="position 5 outside"):
-        profiler.run(m, "reference", inputs=[xs[0], bad])
+        profiler.run(m, Build("reference"), inputs=[xs[0], bad])
 
 
 def _refused(build, match):

@@ -15,6 +15,7 @@ import pytest
 from armsim.pipeline import arena, model, prepare, profiler
 from armsim.data import modelgen
 from armsim.errors import ModelError
+from armsim.pipeline.build import Build
 
 from model_helpers import tflm_reference
 
@@ -84,7 +85,7 @@ def test_int4_model_bit_exact_vs_tflite_micro(name):
     want = tflm_reference(data, x)
     assert np.unique(want).size > 4
     for path in PATHS:
-        prof = profiler.run(m, path, inputs=[x])
+        prof = profiler.run(m, Build(path), inputs=[x])
         np.testing.assert_array_equal(prof.outputs[0], want, err_msg=path)
         assert all(o.simulated for o in prof.ops)
         if path == "reference":
@@ -154,7 +155,7 @@ def test_the_reference_arena_holds_the_unpacked_filter():
     steps = prepare.prepare(m)
     w = m.tensors[m.operators[0].inputs[1]]
     assert w.nbytes == (w.size + 1) // 2
-    sizes = {path: [b.size for b in arena.plan(m, steps, path).buffers if b.kind != "tensor"]
+    sizes = {path: [b.size for b in arena.plan(m, steps, Build(path)).buffers if b.kind != "tensor"]
              for path in ("simd", "reference")}
     assert w.size in sizes["reference"] and w.size not in sizes["simd"], sizes
 

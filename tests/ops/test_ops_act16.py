@@ -9,6 +9,7 @@ from armsim.pipeline import model, prepare, profiler
 from armsim.data import modelgen
 from armsim.kernels.oracle_s16 import sigmoid_s16
 from armsim.errors import ModelError
+from armsim.pipeline.build import Build
 from model_helpers import tflm_outputs
 
 PATHS = ("simd", "scalar", "reference")
@@ -51,7 +52,7 @@ def test_prepare_computes_tflms_input_multipliers(built):
 @pytest.mark.parametrize("path", PATHS)
 def test_bit_exact_vs_tflite_micro_and_oracle(built, path):
     scale, m, want = built
-    prof = profiler.run(m, path, inputs=[ALL_INT16])
+    prof = profiler.run(m, Build(path), inputs=[ALL_INT16])
     steps = prepare.prepare(m)
     for step, got, exp in zip(steps, prof.outputs, want):
         assert got.dtype == exp.dtype == np.int16 and got.shape == exp.shape
@@ -72,7 +73,7 @@ def test_saturated_inputs_give_the_kernels_ends():
     m = model.parse(data, "act16.tflite")
     want = tflm_outputs(data, [ALL_INT16], ARENA)
     for path in PATHS:
-        logistic, tanh = profiler.run(m, path, inputs=[ALL_INT16]).outputs
+        logistic, tanh = profiler.run(m, Build(path), inputs=[ALL_INT16]).outputs
         for got, exp, low in ((logistic, want[0], 1), (tanh, want[1], -32767)):
             assert np.array_equal(got, exp)
             assert got.min() == low and got.max() == 32767
@@ -95,7 +96,7 @@ def test_counts_follow_the_compiled_loop_and_saturation(path):
     n = ALL_INT16.size
     for value, per_element in PER_ELEMENT[path].items():
         x = np.full(ALL_INT16.shape, value, np.int16)
-        for o, instructions in zip(profiler.run(m, path, inputs=[x]).ops, per_element):
+        for o, instructions in zip(profiler.run(m, Build(path), inputs=[x]).ops, per_element):
             assert o.mnemonics.get("ldrh", 0) == (2 * n if value == 0 else 0)
             kernel = o.instructions - o.stages["glue"]["instructions"]
             assert kernel // n == instructions and kernel % n < 20, (o.op, value, kernel)
@@ -118,7 +119,7 @@ def test_a_16x8_model_runs_every_op_simulated():
     xs = profiler.random_inputs(m, seed=9)
     (want,) = tflm_outputs(data, xs)
     for path in PATHS:
-        prof = profiler.run(m, path, inputs=xs)
+        prof = profiler.run(m, Build(path), inputs=xs)
         np.testing.assert_array_equal(prof.outputs[0], want, err_msg=path)
         assert all(o.simulated for o in prof.ops), [o.kernel for o in prof.ops]
         assert len(np.unique(want)) > 5

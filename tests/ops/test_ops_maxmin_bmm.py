@@ -11,6 +11,7 @@ from armsim.pipeline import model, profiler
 from armsim.data import modelgen
 from armsim.errors import ModelError
 from armsim.pipeline.prepare import prepare
+from armsim.pipeline.build import Build
 from model_helpers import tflm_outputs
 
 PATHS = ("simd", "scalar", "reference")
@@ -21,7 +22,7 @@ def _run_all_paths(model_bytes, xs):
     m = model.parse(model_bytes)
     profiles = {}
     for path in PATHS:
-        p = profiler.run(m, path, inputs=xs)
+        p = profiler.run(m, Build(path), inputs=xs)
         np.testing.assert_array_equal(p.outputs[0], want, err_msg=path)
         profiles[path] = p
     return profiles
@@ -141,7 +142,7 @@ def test_batch_matmul_arena_holds_the_transposed_operands():
     step = prepare(m)[0]
     # quantization 28 -> 32; per transposed tensor: eval tensor 16, dims 16, data 48 / 40 -> 48
     assert step.persistent_bytes == 32 + (16 + 16 + 48) + (16 + 16 + 48)
-    plan = arena.plan(m, prepare(m), "simd")
+    plan = arena.plan(m, prepare(m), Build("simd"))
     assert plan.tail_parts["op_data"] == 4 + 36 + 192        # params, CMSIS-NN OpData, buffers
 
 
@@ -174,7 +175,7 @@ i8 = st.integers(-128, 127)
 def _all_paths_equal_oracle(case):
     want = oracle(case)
     for path in PATHS:
-        np.testing.assert_array_equal(run_case(case, path).output, want, err_msg=path)
+        np.testing.assert_array_equal(run_case(case, Build(path)).output, want, err_msg=path)
 
 
 @st.composite
@@ -222,9 +223,9 @@ def test_row_scalar_branch_overruns_in_cmsis_nn(family):
             "input": [5, 7] if family == "maximum" else [-5, -7], "input2": [-3, 3]}
     assert row_scalar_overrun(case)
     want = oracle(case)
-    np.testing.assert_array_equal(run_case(case, "reference").output, want)
+    np.testing.assert_array_equal(run_case(case, Build("reference")).output, want)
     for path in ("simd", "scalar"):
-        result = run_case(case, path)
+        result = run_case(case, Build(path))
         after = int(machine.read(result.m, result.addr["input"] + 2, 1, np.int8)[0])
         np.testing.assert_array_equal(result.output[:2], want[:2])
         np.testing.assert_array_equal(result.output[2:], fn(after, [-3, 3]))

@@ -13,8 +13,9 @@ from armsim.errors import CaseError
 from armsim.pipeline.harness import run_case
 from armsim.kernels.families import oracle
 from armsim.errors import ModelError
+from armsim.pipeline.build import Build
 
-from conftest import MEASURED_BUILD, REFERENCE, VECTORS, expected_output, load_case, shared_cases
+from conftest import REFERENCE, VECTORS, expected_output, load_case, shared_cases
 from model_helpers import tflm_reference
 
 FAMILIES = ("fully_connected_s16", "conv_s16", "depthwise_conv_s16")
@@ -35,7 +36,7 @@ def test_bit_exact_through_every_entry_point(file, path):
     case = load_case(file)
     expected = expected_output(case).ravel()
     for function in dict.fromkeys([case["function"]] + case.get("functions_validated", [])):
-        result = run_case(case, path, function=function)
+        result = run_case(case, Build(path), function=function)
         assert result.output.dtype == np.int16
         np.testing.assert_array_equal(result.output, expected, err_msg=f"{function} {path}")
         np.testing.assert_array_equal(result.output, oracle(case))
@@ -45,8 +46,8 @@ def test_bit_exact_through_every_entry_point(file, path):
 @pytest.mark.parametrize("file", REFERENCE_FILES, ids=lambda p: p.stem)
 def test_counts_against_measured(file, path):
     case = load_case(file)
-    measured = case["measured"][MEASURED_BUILD[path]]
-    result = run_case(case, path)
+    measured = case["measured"][Build(path).measured_build]
+    result = run_case(case, Build(path))
     assert result.kernel_path == measured["kernel_chain"]
     want = measured["instructions"]
     assert abs(result.instructions - want) <= 0.05 * want, \
@@ -60,7 +61,7 @@ def test_per_channel_is_not_an_s16_fully_connected_case():
     case = load_case(VECTORS / "fully_connected_int16.json")
     case["quant_params"] = {"per_channel": True}
     with pytest.raises(CaseError, match="per-tensor"):
-        run_case(case, "simd")
+        run_case(case, Build("simd"))
 
 
 # --- models against TFLM -------------------------------------------------------------------
@@ -103,14 +104,14 @@ def test_16x8_model_bit_exact_vs_tflite_micro(name):
     want = tflm_reference(data, x)
     assert want.dtype == np.int16 and np.unique(want).size > 4
     for path in PATHS:
-        prof = profiler.run(m, path, inputs=[x])
+        prof = profiler.run(m, Build(path), inputs=[x])
         np.testing.assert_array_equal(prof.outputs[0], want, err_msg=path)
         assert all(o.simulated for o in prof.ops)
 
 
 def test_arena_holds_int16_tensors():
     m = model.parse(_fc_model().build(), "fc_16x8.tflite")
-    plan = arena.plan(m, prepare.prepare(m), "simd")
+    plan = arena.plan(m, prepare.prepare(m), Build("simd"))
     tensors = {b.tensor: b.size for b in plan.buffers if b.kind == "tensor"}
     assert tensors[m.inputs[0]] == 2 * 40 * 2        # int16 input: two bytes a value
 
@@ -145,11 +146,11 @@ def test_conv_without_bias_follows_each_tflm_kernel():
     (step,) = prepare.prepare(m)
     assert step.case["is_int32_bias"] is False and step.cmsis_case["is_int32_bias"]
     (xv,) = profiler.random_inputs(m, seed=2)
-    np.testing.assert_array_equal(profiler.run(m, "reference", inputs=[xv]).outputs[0],
+    np.testing.assert_array_equal(profiler.run(m, Build("reference"), inputs=[xv]).outputs[0],
                                   tflm_reference(data, xv))
     cmsis_case = dict(step.cmsis_case, input=xv.ravel())
     for path in ("simd", "scalar"):
-        np.testing.assert_array_equal(profiler.run(m, path, inputs=[xv]).outputs[0].ravel(),
+        np.testing.assert_array_equal(profiler.run(m, Build(path), inputs=[xv]).outputs[0].ravel(),
                                       oracle(cmsis_case))
 
 
@@ -178,7 +179,7 @@ def test_long_halfword_macs_are_smlalbb_on_the_dsp_build():
     counts = {}
     for stem in ("fully_connected_int16", "dw_int16xint8", "int16xint8"):
         case = load_case(VECTORS / f"{stem}.json")
-        counts[stem] = {path: run_case(case, path).counts() for path in ("simd", "scalar")}
+        counts[stem] = {path: run_case(case, Build(path)).counts() for path in ("simd", "scalar")}
         assert "smlalbb" not in counts[stem]["scalar"] and counts[stem]["simd"]["smlalbb"] > 0
     fc = load_case(VECTORS / "fully_connected_int16.json")
     batches, rows = fc["input_dims"]["n"], fc["output_dims"]["c"]

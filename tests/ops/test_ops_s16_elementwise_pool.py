@@ -19,8 +19,9 @@ from armsim.cli.main import main
 from armsim.pipeline.harness import run_case
 from armsim.kernels.families import oracle
 from armsim.errors import ModelError
+from armsim.pipeline.build import Build
 
-from conftest import MEASURED_BUILD, REFERENCE, VECTORS, expected_output, load_case, shared_cases
+from conftest import REFERENCE, VECTORS, expected_output, load_case, shared_cases
 from model_helpers import tflm_outputs
 from test_properties import SETTINGS, _agree, _image_dims, _rng, _spatial
 
@@ -45,7 +46,7 @@ def test_the_directories_hold_the_cases():
 @pytest.mark.parametrize("file", VECTOR_FILES + REFERENCE_FILES, ids=lambda p: p.stem)
 def test_bit_exact_on_every_path(file, path):
     case = load_case(file)
-    result = run_case(case, path)
+    result = run_case(case, Build(path))
     assert result.output.dtype == np.int16
     np.testing.assert_array_equal(result.output, expected_output(case).ravel())
     np.testing.assert_array_equal(result.output, oracle(case))
@@ -59,8 +60,8 @@ def test_bit_exact_on_every_path(file, path):
 @pytest.mark.parametrize("file", REFERENCE_FILES, ids=lambda p: p.stem)
 def test_counts_against_measured(file, path):
     case = load_case(file)
-    measured = case["measured"][MEASURED_BUILD[path]]
-    result = run_case(case, path)
+    measured = case["measured"][Build(path).measured_build]
+    result = run_case(case, Build(path))
     assert result.kernel_path == measured["kernel_chain"]
     want = measured["instructions"]
     assert abs(result.instructions - want) <= 0.05 * want, \
@@ -76,7 +77,7 @@ def test_odd_block_sizes_take_the_tail():
         case = load_case(VECTORS / f"{name}.json")
         assert case["block_size"] % 2 == 1
         for path in ("simd", "scalar"):
-            assert run_case(case, path).counts()["strh"] == 1
+            assert run_case(case, Build(path)).counts()["strh"] == 1
 
 
 # --- properties: random shapes and parameters, all three paths and the oracle agree --------
@@ -203,7 +204,7 @@ def test_16x8_model_bit_exact_vs_tflite_micro(s16_model, path, tmp_path):
     with np.load(out) as z:
         for name, want in zip(("q", "y"), expected):
             np.testing.assert_array_equal(z[name], want, err_msg=f"{path} {name}")
-    prof = profiler.run(m, path, inputs=[x])
+    prof = profiler.run(m, Build(path), inputs=[x])
     for got, want in zip(prof.outputs, expected):
         np.testing.assert_array_equal(got, want)
     assert all(o.simulated and o.instructions > 0 for o in prof.ops)
@@ -228,7 +229,7 @@ def _host_ops_match_tflm(data, name):
     xs = profiler.random_inputs(m, seed=4)
     (want,) = tflm_outputs(data, xs)
     for path in PATHS:
-        prof = profiler.run(m, path, inputs=xs)
+        prof = profiler.run(m, Build(path), inputs=xs)
         np.testing.assert_array_equal(prof.outputs[0], want, err_msg=path)
         assert [o.simulated for o in prof.ops] == [False]
     return steps[0].host_reason
@@ -244,7 +245,7 @@ def test_broadcast_int16_runs_the_reference_kernel(op):
     xs = profiler.random_inputs(m, seed=4)
     (want,) = tflm_outputs(data, xs)
     for path in PATHS:
-        prof = profiler.run(m, path, inputs=xs)
+        prof = profiler.run(m, Build(path), inputs=xs)
         np.testing.assert_array_equal(prof.outputs[0], want, err_msg=path)
         (o,) = prof.ops
         assert o.simulated and o.reference and "<short>" in o.kernel, o

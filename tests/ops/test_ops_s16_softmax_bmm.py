@@ -13,8 +13,9 @@ from armsim.pipeline.harness import run_case
 from armsim.kernels.families import oracle
 from armsim.kernels.tflm.softmax_s16 import softmax_luts
 from armsim.errors import ModelError
+from armsim.pipeline.build import Build
 
-from conftest import MEASURED_BUILD, REFERENCE, VECTORS, expected_output, load_case, shared_cases
+from conftest import REFERENCE, VECTORS, expected_output, load_case, shared_cases
 from model_helpers import tflm_outputs
 
 FAMILIES = ("softmax_s16", "softmax_s8_s16", "batch_matmul_s16")
@@ -33,7 +34,7 @@ def test_the_directories_hold_the_cases():
 def test_bit_exact_on_every_path(file, path):
     case = load_case(file)
     expected = expected_output(case).ravel()
-    result = run_case(case, path)
+    result = run_case(case, Build(path))
     assert result.output.dtype == np.int16
     np.testing.assert_array_equal(result.output, expected, err_msg=path)
     np.testing.assert_array_equal(oracle(case), expected)
@@ -43,8 +44,8 @@ def test_bit_exact_on_every_path(file, path):
 @pytest.mark.parametrize("file", REFERENCE_FILES, ids=lambda p: p.stem)
 def test_counts_against_measured(file, path):
     case = load_case(file)
-    measured = case["measured"][MEASURED_BUILD[path]]
-    result = run_case(case, path)
+    measured = case["measured"][Build(path).measured_build]
+    result = run_case(case, Build(path))
     assert result.kernel_path == measured["kernel_chain"]
     want = int(measured["instructions"])
     assert abs(result.instructions - want) <= 0.05 * want, \
@@ -143,7 +144,7 @@ def test_model_bit_exact_vs_tflite_micro(name):
     want = tflm_outputs(data, xs)[0]
     assert want.dtype == np.int16 and np.unique(want).size > 4
     for path in PATHS:
-        prof = profiler.run(m, path, inputs=xs)
+        prof = profiler.run(m, Build(path), inputs=xs)
         np.testing.assert_array_equal(prof.outputs[0], want, err_msg=path)
         assert all(o.simulated for o in prof.ops)
         kernel = cmsis_kernel if path != "reference" else reference_kernel
@@ -154,7 +155,7 @@ def test_arena_holds_the_luts_and_int16_tensors():
     m = model.parse(_softmax_s16_model().build(), "softmax_s16.tflite")
     steps = prepare.prepare(m)
     assert steps[0].persistent_bytes == 2 * 1040       # two 513-entry int16 LUTs
-    plan = arena.plan(m, steps, "simd")
+    plan = arena.plan(m, steps, Build("simd"))
     tensors = {b.tensor: b.size for b in plan.buffers if b.kind == "tensor"}
     assert tensors[m.inputs[0]] == 2 * 3 * 12 * 2
 
@@ -272,4 +273,4 @@ def test_random_cases_equal_the_oracle_on_every_path(make, seed):
     case = make(seed)
     want = oracle(case)
     for path in PATHS:
-        np.testing.assert_array_equal(run_case(case, path).output, want, err_msg=path)
+        np.testing.assert_array_equal(run_case(case, Build(path)).output, want, err_msg=path)

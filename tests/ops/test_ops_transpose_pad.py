@@ -12,6 +12,7 @@ from armsim.pipeline import model, profiler
 from armsim.data import modelgen
 from armsim.errors import ModelError
 from armsim.pipeline.prepare import prepare
+from armsim.pipeline.build import Build
 from model_helpers import tflm_reference
 
 PATHS = ("simd", "scalar", "reference")
@@ -23,7 +24,7 @@ def _run_all_paths(model_bytes, x):
     m = model.parse(model_bytes)
     profiles = {}
     for path in PATHS:
-        p = profiler.run(m, path, inputs=[x])
+        p = profiler.run(m, Build(path), inputs=[x])
         np.testing.assert_array_equal(p.outputs[0], want, err_msg=path)
         profiles[path] = p
     return profiles
@@ -59,10 +60,10 @@ def test_identity_transpose_of_a_matrix_is_a_transpose_on_the_cmsis_nn_build():
     xin = _input((3, 5))
     np.testing.assert_array_equal(tflm_reference(b, xin), xin)
     m = model.parse(b)
-    ref = profiler.run(m, "reference", inputs=[xin]).outputs[0]
+    ref = profiler.run(m, Build("reference"), inputs=[xin]).outputs[0]
     np.testing.assert_array_equal(ref, xin)
     for path in ("simd", "scalar"):
-        out = profiler.run(m, path, inputs=[xin]).outputs[0]
+        out = profiler.run(m, Build(path), inputs=[xin]).outputs[0]
         np.testing.assert_array_equal(out.ravel(), xin.T.ravel(), err_msg=path)
 
 
@@ -188,7 +189,7 @@ PROPERTY = settings(max_examples=20, deadline=None, derandomize=True,
 def _all_paths_equal_oracle(case):
     want = oracle(case)
     for path in PATHS:
-        np.testing.assert_array_equal(run_case(case, path).output, want, err_msg=path)
+        np.testing.assert_array_equal(run_case(case, Build(path)).output, want, err_msg=path)
 
 
 @st.composite

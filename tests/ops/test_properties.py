@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 from armsim.pipeline.harness import run_case
 from armsim.kernels.families import oracle
 from armsim.kernels.tflm.quantization_util import quantize_multiplier_greater_than_one
+from armsim.pipeline.build import Build
 
 PATHS = ("simd", "scalar", "reference")
 SETTINGS = settings(max_examples=10, deadline=None, derandomize=True, database=None,
@@ -24,7 +25,7 @@ SETTINGS = settings(max_examples=10, deadline=None, derandomize=True, database=N
 def _agree(case):
     want = oracle(case)
     for path in PATHS:
-        got = run_case(case, path).output
+        got = run_case(case, Build(path)).output
         assert np.array_equal(got, want), (path, case["family"], np.nonzero(got != want)[0][:8])
 
 
@@ -292,4 +293,4 @@ def test_disagreement_is_detected():
             "input": [1, 50, -70, 127], "input2": [3, -20, 90, -128]}
     want = oracle(case)
     wrong = dict(case, out_shift=-6)
-    assert not np.array_equal(run_case(wrong, "reference").output, want)
+    assert not np.array_equal(run_case(wrong, Build("reference")).output, want)

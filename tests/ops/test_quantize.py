@@ -6,6 +6,7 @@ import pytest
 
 from armsim.pipeline import model, prepare, profiler
 from armsim.data import modelgen
+from armsim.pipeline.build import Build
 
 from model_helpers import tflm_outputs
 
@@ -33,7 +34,7 @@ def test_int8_int16_edges_bit_exact_with_tflm(zero_point):
     xs = profiler.random_inputs(m, seed=5)
     (want,) = tflm_outputs(data, xs)
     for path in PATHS:
-        prof = profiler.run(m, path, inputs=xs)
+        prof = profiler.run(m, Build(path), inputs=xs)
         np.testing.assert_array_equal(prof.outputs[0], want, err_msg=path)
         assert all(o.simulated for o in prof.ops)
         kernels = [o.kernel for o in prof.ops]
@@ -52,6 +53,6 @@ def test_saturates_to_the_output_type():
     m = model.parse(data, "sat.tflite")
     xs = [np.arange(-32, 32, dtype=np.int8).reshape(1, 64) * 4]
     (want,) = tflm_outputs(data, xs)
-    got = profiler.run(m, "simd", inputs=xs).outputs[0]
+    got = profiler.run(m, Build("simd"), inputs=xs).outputs[0]
     np.testing.assert_array_equal(got, want)
     assert got.min() == -32768 and got.max() == 32767

@@ -8,6 +8,7 @@ import tflite
 from armsim.pipeline import model, prepare, profiler
 from armsim.data import modelgen
 from armsim.errors import ModelError
+from armsim.pipeline.build import Build
 from model_helpers import tflm_outputs
 
 PATHS = ("simd", "scalar", "reference")
@@ -112,7 +113,7 @@ def built(request):
 @pytest.mark.parametrize("path", PATHS)
 def test_bit_exact_vs_tflite_micro_and_simulated(built, path):
     name, m, want = built
-    prof = profiler.run(m, path, inputs=[ALL_INT8])
+    prof = profiler.run(m, Build(path), inputs=[ALL_INT8])
     for k, (got, exp) in enumerate(zip(prof.outputs, want)):
         assert got.dtype == exp.dtype and got.shape == exp.shape
         assert np.array_equal(got, exp), (name, path, k, np.argwhere(got != exp)[:5])
@@ -136,8 +137,8 @@ def test_relu_counts_follow_the_clamp():
     x = g.input((1, 256), scale=0.05, zero_point=0)
     g.output(unary(g, BO.RELU, x, 0.05, 0))
     m = model.parse(g.build(), "relu_counts.tflite")
-    low = profiler.run(m, "reference", inputs=[np.full((1, 256), -100, np.int8)])
-    high = profiler.run(m, "reference", inputs=[np.full((1, 256), 100, np.int8)])
+    low = profiler.run(m, Build("reference"), inputs=[np.full((1, 256), -100, np.int8)])
+    high = profiler.run(m, Build("reference"), inputs=[np.full((1, 256), 100, np.int8)])
     assert low.ops[0].mnemonics.get("mov", 0) != high.ops[0].mnemonics.get("mov", 0)
 
 

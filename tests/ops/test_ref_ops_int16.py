@@ -73,6 +73,7 @@ import tflite
 from armsim.pipeline import model, profiler
 from armsim.data import modelgen
 from armsim.errors import ModelError
+from armsim.pipeline.build import Build
 from model_helpers import tflm_outputs
 from test_strided_slice import numpy_shape
 
@@ -91,7 +92,7 @@ def run_all_paths(data, name, seed=3):
     want = tflm_outputs(data, xs)
     profs = {}
     for path in PATHS:
-        prof = profiler.run(m, path, inputs=xs)
+        prof = profiler.run(m, Build(path), inputs=xs)
         for k, (got, exp) in enumerate(zip(prof.outputs, want)):
             assert got.dtype == exp.dtype and got.shape == exp.shape, (path, k)
             assert np.array_equal(got, exp), (path, k, np.argwhere(got != exp)[:5])
@@ -118,7 +119,7 @@ def test_reshape_squeeze_int16_bit_exact_on_every_path():
     x8 = g8.input((1, 6, 1, 5), scale=0.1)
     g8.output(g8.reshape(x8, (3, -1)), g8.squeeze(x8), g8.reshape(x8, (30,), shape_option=False))
     m8 = model.parse(g8.build(), "reshape8.tflite")
-    prof8 = profiler.run(m8, "scalar", inputs=profiler.random_inputs(m8))
+    prof8 = profiler.run(m8, Build("scalar"), inputs=profiler.random_inputs(m8))
     for o16, o8 in zip(profs["scalar"].ops, prof8.ops):
         assert o16.instructions > o8.instructions, (o16, o8)
 
@@ -142,7 +143,7 @@ def test_concatenation_int16_nonzero_zero_point_refused_as_tflm_does():
     data = g.build()
     with pytest.raises(ModelError, match=r"input tensor 1 'b' zero point 5 \(TFLM int16 "
                                          r"concatenation requires 0\)"):
-        profiler.run(model.parse(data, "concat16zp.tflite"), "reference")
+        profiler.run(model.parse(data, "concat16zp.tflite"), Build("reference"))
     with pytest.raises(RuntimeError):
         tflm_outputs(data, [np.zeros((2, 3), np.int16)] * 2)
 
@@ -221,7 +222,7 @@ def test_pack_unpack_split_int16_bit_exact_on_every_path():
     of LDRSB/STRB."""
     profs = run_all_paths(pack_split_model("int16"), "pack16.tflite")
     m8 = model.parse(pack_split_model("int8"), "pack8.tflite")
-    prof8 = profiler.run(m8, "scalar", inputs=profiler.random_inputs(m8))
+    prof8 = profiler.run(m8, Build("scalar"), inputs=profiler.random_inputs(m8))
     for o16, o8 in zip(profs["scalar"].ops, prof8.ops):
         assert o16.op == o8.op and o16.instructions == o8.instructions, (o16, o8)
         assert "int16_t" in o16.kernel and "int8_t" in o8.kernel, (o16.kernel, o8.kernel)
@@ -277,7 +278,7 @@ def test_expand_dims_slice_strided_slice_int16_bit_exact_on_every_path():
     strided slices with inner stride 1 memcpy twice the bytes, so they run more."""
     profs = run_all_paths(slicing_model("int16"), "slice16.tflite")
     m8 = model.parse(slicing_model("int8"), "slice8.tflite")
-    prof8 = profiler.run(m8, "scalar", inputs=profiler.random_inputs(m8))
+    prof8 = profiler.run(m8, Build("scalar"), inputs=profiler.random_inputs(m8))
     memcpy_rows = {4, 7}       # the strided slices with inner stride 1
     for k, (o16, o8) in enumerate(zip(profs["scalar"].ops, prof8.ops)):
         assert o16.op == o8.op and "int16_t" in o16.kernel, (o16, o8)
@@ -312,7 +313,7 @@ def every_int16_value(data, name, kernel, dtype=np.int16, arena=1 << 21):
     m = model.parse(data, name)
     want = tflm_outputs(data, [ALL_INT16], arena)
     for path in PATHS:
-        prof = profiler.run(m, path, inputs=[ALL_INT16])
+        prof = profiler.run(m, Build(path), inputs=[ALL_INT16])
         for k, (got, exp) in enumerate(zip(prof.outputs, want)):
             assert got.dtype == exp.dtype == dtype, (path, k)
             assert np.array_equal(got, exp), (path, k, np.argwhere(got != exp)[:5])
@@ -361,7 +362,7 @@ def test_abs_int16_nonzero_zero_point_refused_as_tflm_does():
     data = g.build()
     with pytest.raises(ModelError, match=r"output .* zero point 4 \(TFLM's int16 ABS "
                                          r"requires 0\)"):
-        profiler.run(model.parse(data, "abs16zp.tflite"), "reference")
+        profiler.run(model.parse(data, "abs16zp.tflite"), Build("reference"))
     with pytest.raises(RuntimeError):
         tflm_outputs(data, [np.zeros((2, 3), np.int16)])
 
@@ -411,7 +412,7 @@ def test_quantize_int8_to_int32_bit_exact_on_every_path():
     xs = [np.arange(-128, 128, dtype=np.int8).reshape(1, 256)]
     want = tflm_outputs(data, xs)
     for path in PATHS:
-        prof = profiler.run(model.parse(data, "quantize8_32.tflite"), path, inputs=xs)
+        prof = profiler.run(model.parse(data, "quantize8_32.tflite"), Build(path), inputs=xs)
         assert np.array_equal(prof.outputs[0], want[0]) and want[0].dtype == np.int32, path
         assert prof.ops[0].simulated and "int8_t, int32_t" in prof.ops[0].kernel
 
@@ -510,7 +511,7 @@ def test_prelu_int16_alpha_as_a_model_input_bit_exact():
           rng.integers(-128, 128, (4, 5)).astype(np.int8)]
     want = tflm_outputs(data, xs)
     for path in PATHS:
-        prof = profiler.run(m, path, inputs=xs)
+        prof = profiler.run(m, Build(path), inputs=xs)
         assert np.array_equal(prof.outputs[0], want[0]), path
         assert prof.ops[0].simulated and prof.ops[0].reference
 
@@ -523,7 +524,7 @@ def test_prelu_int16_with_int16_alpha_refused_as_tflm_does():
     data = g.build()
     with pytest.raises(ModelError, match=r"alpha .* is INT16: TFLM's PreluPrepare requires an "
                                          r"INT8 alpha with an INT16 output"):
-        profiler.run(model.parse(data, "prelu16a16.tflite"), "reference")
+        profiler.run(model.parse(data, "prelu16a16.tflite"), Build("reference"))
     with pytest.raises(RuntimeError):
         tflm_outputs(data, [np.zeros((2, 3), np.int16), np.zeros((2, 3), np.int16)])
 
@@ -555,7 +556,7 @@ def test_squared_difference_int16_nonzero_zero_point_refused_as_tflm_does():
     data = g.build()
     with pytest.raises(ModelError, match=r"input2 .* has zero point 3 \(TFLM's int16 "
                                          r"SQUARED_DIFFERENCE requires 0\)"):
-        profiler.run(model.parse(data, "sqdiff16zp.tflite"), "reference")
+        profiler.run(model.parse(data, "sqdiff16zp.tflite"), Build("reference"))
     with pytest.raises(RuntimeError):
         tflm_outputs(data, [np.zeros((2, 3), np.int16)] * 2)
 

@@ -9,6 +9,8 @@ from armsim.data import modelgen
 from armsim.cpu import machine
 from armsim.cpu.kernel import Tracer
 from armsim.errors import ModelError
+from armsim.pipeline.build import Build
+from armsim.pipeline import harness
 from model_helpers import tflm_outputs
 
 PATHS = ("simd", "scalar", "reference")
@@ -20,7 +22,7 @@ def run_all_paths(data, name, seed):
     xs = profiler.random_inputs(m, seed=seed)
     want = tflm_outputs(data, xs)
     for path in PATHS:
-        prof = profiler.run(m, path, inputs=xs)
+        prof = profiler.run(m, Build(path), inputs=xs)
         for k, (got, exp) in enumerate(zip(prof.outputs, want)):
             assert got.shape == exp.shape and np.array_equal(got, exp), (path, k)
         for o in prof.ops:
@@ -35,8 +37,8 @@ def assert_traced_equals_counted(m, xs):
     values = dict(zip(m.inputs, xs))
     for step in prepare.prepare(m):
         tracer = Tracer()
-        mt, _, _, out_t = profiler.run_step(step, values, "scalar", "gcc", tracer=tracer)
-        mc, _, _, out_c = profiler.run_step(step, values, "scalar", "gcc")
+        mt, _, _, out_t = harness.run_step(step, values, Build("scalar"), tracer=tracer)
+        mc, _, _, out_c = harness.run_step(step, values, Build("scalar"))
         assert np.array_equal(out_t, out_c), step.op
         assert machine.counts(mt) == machine.counts(mc), step.op
         assert len(tracer.records) == sum(machine.counts(mc).values()), step.op
@@ -176,6 +178,6 @@ def test_mirror_pad_requests_two_scratch_buffers_of_rank_ints():
     x = g.input((2, 3, 4), scale=0.05)
     g.output(g.mirror_pad(x, [[1, 1], [0, 2], [1, 0]]))
     m = model.parse(g.build(), "mirror_pad_arena.tflite")
-    p = arena.plan(m, prepare.prepare(m), "reference")
+    p = arena.plan(m, prepare.prepare(m), Build("reference"))
     assert sorted(b.size for b in p.buffers if b.kind == "scratch") == [12, 12]
     assert p.tail_parts["scratch_handles"] == 2 * arena.SCRATCH_HANDLE

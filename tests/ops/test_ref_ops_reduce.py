@@ -24,6 +24,8 @@ from armsim.pipeline import model, prepare, profiler
 from armsim.data import modelgen
 from armsim.kernels.tflm.broadcast_binary import fused_loops
 from armsim.errors import ModelError
+from armsim.pipeline.build import Build
+from armsim.pipeline import harness
 
 PATHS = ("simd", "scalar", "reference")
 ACTIVATIONS = ("NONE", "RELU", "RELU6", "RELU_N1_TO_1")
@@ -37,7 +39,7 @@ def _check(data, name, seed, expect_reference):
     want = tflm_outputs(data, xs)
     profiles = {}
     for path in PATHS:
-        prof = profiler.run(m, path, inputs=xs)
+        prof = profiler.run(m, Build(path), inputs=xs)
         for k, (got, exp) in enumerate(zip(prof.outputs, want)):
             assert got.dtype == exp.dtype and np.array_equal(got, exp), (name, path, k)
         for o in prof.ops:
@@ -124,7 +126,7 @@ def test_broadcast_runs_every_element_once():
         b = g.input((shape[-1],), scale=0.05)
         g.output(g.add(a, b, out_scale=0.1))
         m = model.parse(g.build(), "n.tflite")
-        (o,) = profiler.run(m, "simd").ops
+        (o,) = profiler.run(m, Build("simd")).ops
         return o.mnemonics
     small, large = instructions((2, 3, 4)), instructions((4, 3, 4))
     store = lambda c: sum(n for k, n in c.items() if k.lower().startswith("strb"))   # noqa: E731
@@ -315,8 +317,8 @@ def test_traced_run_equals_counted_run():
     values = dict(zip(m.inputs, profiler.random_inputs(m, seed=42)))
     for step in prepare.prepare(m):
         tracer = Tracer()
-        mt, _, _, out_t = profiler.run_step(step, values, "scalar", "gcc", tracer=tracer)
-        mc, _, _, out_c = profiler.run_step(step, values, "scalar", "gcc")
+        mt, _, _, out_t = harness.run_step(step, values, Build("scalar"), tracer=tracer)
+        mc, _, _, out_c = harness.run_step(step, values, Build("scalar"))
         assert np.array_equal(out_t, out_c), step.op
         assert machine.counts(mt) == machine.counts(mc), step.op
         assert len(tracer.records) == sum(machine.counts(mc).values()), step.op
@@ -338,7 +340,7 @@ def test_log_softmax_bit_exact():
     xs[3][1] = 5                                  # a constant row
     want = tflm_outputs(data, xs)
     for path in PATHS:
-        prof = profiler.run(m, path, inputs=xs)
+        prof = profiler.run(m, Build(path), inputs=xs)
         for k, (got, exp) in enumerate(zip(prof.outputs, want)):
             assert np.array_equal(got, exp), (path, k)
         for o in prof.ops:
@@ -366,7 +368,7 @@ def test_l2_normalization_bit_exact():
     xs[4][:] = -128                               # 9000 x 255^2 >= 2^29
     want = tflm_outputs(data, xs, arena_size=1 << 17)
     for path in PATHS:
-        prof = profiler.run(m, path, inputs=xs)
+        prof = profiler.run(m, Build(path), inputs=xs)
         for k, (got, exp) in enumerate(zip(prof.outputs, want)):
             assert np.array_equal(got, exp), (path, k)
         for o in prof.ops:

@@ -12,6 +12,8 @@ from armsim.data import modelgen
 from armsim.cpu import machine
 from armsim.cpu.kernel import Tracer
 from armsim.errors import ModelError
+from armsim.pipeline.build import Build
+from armsim.pipeline import harness
 
 PATHS = ("simd", "scalar", "reference")
 BO = tflite.BuiltinOperator
@@ -90,7 +92,7 @@ def built(request):
 @pytest.mark.parametrize("path", PATHS)
 def test_bit_exact_vs_tflite_micro_and_simulated(built, path):
     name, _, m, xs, want = built
-    prof = profiler.run(m, path, inputs=xs)
+    prof = profiler.run(m, Build(path), inputs=xs)
     assert len(prof.outputs) == len(want)
     for k, (got, exp) in enumerate(zip(prof.outputs, want)):
         assert got.dtype == exp.dtype and got.shape == exp.shape, (name, k)
@@ -179,7 +181,7 @@ def test_resize_bilinear_size_of_three_reads_two():
     m = model.parse(data, "size3.tflite")
     xs = profiler.random_inputs(m, seed=2)
     (want,) = tflm_outputs(data, xs)
-    (got,) = profiler.run(m, "scalar", inputs=xs).outputs
+    (got,) = profiler.run(m, Build("scalar"), inputs=xs).outputs
     assert np.array_equal(got, want)
 
 
@@ -192,8 +194,8 @@ def test_traced_run_equals_counted_run():
     values = dict(zip(m.inputs, profiler.random_inputs(m, seed=4)))
     for step in prepare.prepare(m):
         tracer = Tracer()
-        mt, _, _, out_t = profiler.run_step(step, values, "scalar", "gcc", tracer=tracer)
-        mc, _, _, out_c = profiler.run_step(step, values, "scalar", "gcc")
+        mt, _, _, out_t = harness.run_step(step, values, Build("scalar"), tracer=tracer)
+        mc, _, _, out_c = harness.run_step(step, values, Build("scalar"))
         assert np.array_equal(out_t, out_c), step.op
         assert machine.counts(mt) == machine.counts(mc), step.op
         assert len(tracer.records) == sum(machine.counts(mc).values()), step.op
@@ -249,7 +251,7 @@ def test_l2_pool_2d_float32_runs_on_the_host_as_tflm():
     (step,) = prepare.prepare(m)
     assert step.host
     xs = profiler.random_inputs(m, seed=3)
-    prof = profiler.run(m, "scalar", inputs=xs)
+    prof = profiler.run(m, Build("scalar"), inputs=xs)
     assert not prof.ops[0].simulated
     assert np.array_equal(prof.outputs[0], tflm_outputs(data, xs)[0])
 
@@ -264,5 +266,5 @@ def test_resize_bilinear_channel_loop_matches_disassembly(value, per_channel):
         g.output(g.resize(x, (5, 5), "BILINEAR"))
         m = model.parse(g.build(), "channels.tflite")
         xs = [np.full((1, 3, 3, channels), value, np.int8)]
-        return profiler.run(m, "scalar", inputs=xs).ops[0].instructions
+        return profiler.run(m, Build("scalar"), inputs=xs).ops[0].instructions
     assert instructions(9) - instructions(1) == 8 * 25 * per_channel

@@ -9,6 +9,7 @@ from model_helpers import tflm_outputs
 from armsim.pipeline import model, prepare, profiler
 from armsim.data import modelgen
 from armsim.errors import ModelError
+from armsim.pipeline.build import Build
 
 PATHS = ("simd", "scalar", "reference")
 BO = tflite.BuiltinOperator
@@ -167,7 +168,7 @@ def built(request):
 @pytest.mark.parametrize("path", PATHS)
 def test_bit_exact_vs_tflite_micro_and_simulated(built, path):
     name, m, xs, want = built
-    prof = profiler.run(m, path, inputs=xs)
+    prof = profiler.run(m, Build(path), inputs=xs)
     assert len(prof.outputs) == len(want)
     for k, (got, exp) in enumerate(zip(prof.outputs, want)):
         assert got.dtype == exp.dtype and got.shape == exp.shape, (name, k)

@@ -9,6 +9,8 @@ from armsim.pipeline import model, prepare, profiler
 from armsim.data import modelgen
 from armsim.cpu import machine
 from armsim.cpu.kernel import Tracer
+from armsim.pipeline.build import Build
+from armsim.pipeline import harness
 import test_ref_ops_activations as act
 import test_gather as gat
 import test_ref_ops_shape as shp
@@ -43,8 +45,8 @@ def test_traced_run_equals_counted_run(path):
     assert not any(s.host for s in steps)
     for step in steps:
         tracer = Tracer()
-        mt, _, _, out_t = profiler.run_step(step, values, path, "gcc", tracer=tracer)
-        mc, _, _, out_c = profiler.run_step(step, values, path, "gcc")
+        mt, _, _, out_t = harness.run_step(step, values, Build(path), tracer=tracer)
+        mc, _, _, out_c = harness.run_step(step, values, Build(path))
         for a, b in zip(out_t if isinstance(out_t, list) else [out_t],
                         out_c if isinstance(out_c, list) else [out_c]):
             assert np.array_equal(a, b), step.op

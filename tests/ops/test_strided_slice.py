@@ -10,6 +10,7 @@ from model_helpers import tflm_outputs
 from armsim.pipeline import model, prepare, profiler
 from armsim.data import modelgen
 from armsim.errors import ModelError
+from armsim.pipeline.build import Build
 
 PATHS = ("simd", "scalar", "reference")
 BO = tflite.BuiltinOperator
@@ -89,7 +90,7 @@ def built(request):
 @pytest.mark.parametrize("path", PATHS)
 def test_bit_exact_vs_tflite_micro_and_simulated(built, path):
     name, m, xs, want = built
-    prof = profiler.run(m, path, inputs=xs)
+    prof = profiler.run(m, Build(path), inputs=xs)
     for k, (got, exp) in enumerate(zip(prof.outputs, want)):
         assert got.dtype == exp.dtype and got.shape == exp.shape, (name, k)
         assert np.array_equal(got, exp), (name, path, k, np.argwhere(got != exp)[:5])
@@ -102,7 +103,7 @@ def test_inner_stride_one_copies_with_memcpy():
     x = g.input((2, 3, 8), scale=0.1, zero_point=0)
     g.output(strided_slice(g, x, [0, 0, 0], [2, 3, 8], [1, 1, 1]),
              strided_slice(g, x, [0, 0, 0], [2, 3, 8], [1, 1, 2]))
-    prof = profiler.run(model.parse(g.build(), "inner.tflite"), "reference")
+    prof = profiler.run(model.parse(g.build(), "inner.tflite"), Build("reference"))
     assert "memcpy" in prof.ops[0].kernel and "memcpy" not in prof.ops[1].kernel
 
 

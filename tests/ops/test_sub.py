@@ -8,6 +8,7 @@ from model_helpers import tflm_outputs
 
 from armsim.pipeline import model, prepare, profiler
 from armsim.data import modelgen
+from armsim.pipeline.build import Build
 
 PATHS = ("simd", "scalar", "reference")
 ACT = tflite.ActivationFunctionType
@@ -36,7 +37,7 @@ def built():
 @pytest.mark.parametrize("path", PATHS)
 def test_bit_exact_vs_tflite_micro_and_simulated(built, path):
     m, xs, want = built
-    prof = profiler.run(m, path, inputs=xs)
+    prof = profiler.run(m, Build(path), inputs=xs)
     for k, (got, exp) in enumerate(zip(prof.outputs, want)):
         assert got.shape == exp.shape and np.array_equal(got, exp), (path, k)
     for o in prof.ops:
@@ -69,4 +70,4 @@ def test_int16_sub_is_simulated_and_matches_tflm():
     xs = profiler.random_inputs(m, seed=18)
     want = tflm_outputs(data, xs)[0]
     for path in ("simd", "scalar", "reference"):
-        assert np.array_equal(profiler.run(m, path, inputs=xs).outputs[0], want), path
+        assert np.array_equal(profiler.run(m, Build(path), inputs=xs).outputs[0], want), path

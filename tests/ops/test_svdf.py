@@ -9,7 +9,7 @@ import json
 import numpy as np
 import pytest
 from click.testing import CliRunner
-from conftest import MEASURED_BUILD, REFERENCE, VECTORS, shared_cases
+from conftest import REFERENCE, VECTORS, shared_cases
 from model_helpers import tflm_reference
 
 from armsim.pipeline import arena, model, prepare, profiler
@@ -19,6 +19,7 @@ from armsim.cpu import machine
 from armsim.kernels import oracle
 from armsim.pipeline.harness import run_case
 from armsim.errors import ModelError
+from armsim.pipeline.build import Build
 
 FILES = (shared_cases(VECTORS, "svdf") + shared_cases(VECTORS, "svdf_state_s16")
          + shared_cases(REFERENCE, "svdf"))
@@ -47,7 +48,7 @@ def test_output_and_updated_state(file, path):
     """Every step of the case runs (num_steps calls); the output of the last one and the
     state left behind are the unit test's / the measured firmware's."""
     case = _load(file)
-    result = run_case(case, path)
+    result = run_case(case, Build(path))
     np.testing.assert_array_equal(result.output, np.asarray(case["output_ref"], np.int8))
     want_state = case.get("state_ref")
     if want_state is None:
@@ -59,8 +60,8 @@ def test_output_and_updated_state(file, path):
 @pytest.mark.parametrize("file", MEASURED, ids=lambda p: p.stem)
 def test_counts_against_measured(file, path):
     case = _load(file)
-    measured = case["measured"][MEASURED_BUILD[path]]
-    result = run_case(case, path)
+    measured = case["measured"][Build(path).measured_build]
+    result = run_case(case, Build(path))
     assert result.kernel_path[0] == measured["kernel_chain"][0]
     assert abs(result.instructions - measured["instructions"]) <= 0.05 * measured["instructions"]
     counts, hist = result.counts(), measured["mnemonic_histogram"]
@@ -126,7 +127,7 @@ def test_model_bit_exact_vs_tflite_micro(name):
     want = tflm_reference(data, x)
     family = "svdf_state_s16" if MODELS[name]["state_dtype"] == "int16" else "svdf"
     for path in PATHS:
-        prof = profiler.run(m, path, inputs=[x])
+        prof = profiler.run(m, Build(path), inputs=[x])
         assert np.array_equal(prof.outputs[0], want), (name, path)
         if path != "reference":
             assert prof.ops[0].kernel.split(" > ")[0] == (
@@ -144,7 +145,7 @@ def test_state_carries_over_invocations_as_in_tflm(name):
     for path in PATHS:
         case = dict(step.cmsis_case if path != "reference" else step.case)
         case.update(input=np.concatenate([x.ravel() for x in xs]), num_steps=len(xs))
-        got = run_case(case, path).output.reshape(want.shape)
+        got = run_case(case, Build(path)).output.reshape(want.shape)
         assert np.array_equal(got, want), path
 
 
@@ -158,11 +159,11 @@ def test_state_zero_point_only_in_the_reference_kernel():
     assert (step.case["state"] == 7).all()
     (x,) = profiler.random_inputs(m, seed=3)
     want = tflm_reference(data, x)
-    assert np.array_equal(profiler.run(m, "reference", inputs=[x]).outputs[0], want)
+    assert np.array_equal(profiler.run(m, Build("reference"), inputs=[x]).outputs[0], want)
     cmsis = dict(step.cmsis_case, input=x.ravel())
     expected = oracle.svdf(cmsis).reshape(want.shape)
     for path in ("simd", "scalar"):
-        assert np.array_equal(profiler.run(m, path, inputs=[x]).outputs[0], expected), path
+        assert np.array_equal(profiler.run(m, Build(path), inputs=[x]).outputs[0], expected), path
 
 
 def test_prepare_refuses_a_missing_bias_and_a_non_variable_state():
@@ -210,7 +211,7 @@ def test_svdf_keyword_spotter_profiles_end_to_end(tmp_path):
     (x,) = profiler.random_inputs(m, seed=1)
     want = tflm_reference(data, x)
     for path in PATHS:
-        prof = profiler.run(m, path, inputs=[x])
+        prof = profiler.run(m, Build(path), inputs=[x])
         assert np.array_equal(prof.outputs[0], want), path
         assert all(o.simulated and o.instructions > 0 for o in prof.ops), path
     path = tmp_path / "kws_svdf.tflite"

@@ -7,7 +7,7 @@ import json
 
 import numpy as np
 import pytest
-from conftest import MEASURED_BUILD, REFERENCE, VECTORS, shared_cases
+from conftest import REFERENCE, VECTORS, shared_cases
 from model_helpers import tflm_reference
 
 from armsim.pipeline import arena, model, prepare, profiler
@@ -16,6 +16,7 @@ from armsim.kernels.families.transpose_conv import buffer_sizes
 from armsim.errors import CaseError
 from armsim.pipeline.harness import run_case
 from armsim.errors import ModelError
+from armsim.pipeline.build import Build
 
 FAMILY = "transpose_conv"
 VECTOR_FILES = shared_cases(VECTORS, FAMILY)
@@ -40,7 +41,7 @@ def test_bit_exact_through_every_entry_point(file, path):
     case = _load(file)
     expected = np.asarray(case["output_ref"], np.int8)
     for function in dict.fromkeys([case["function"]] + case.get("functions_validated", [])):
-        result = run_case(case, path, function=function)
+        result = run_case(case, Build(path), function=function)
         np.testing.assert_array_equal(result.output, expected, err_msg=f"{function} {path}")
         if function == "arm_transpose_conv_wrapper_s8":
             assert result.kernel_path[1] == case["wrapper_dispatch"]
@@ -50,8 +51,8 @@ def test_bit_exact_through_every_entry_point(file, path):
 @pytest.mark.parametrize("file", REFERENCE_FILES, ids=lambda p: p.stem)
 def test_counts_against_measured(file, path):
     case = _load(file)
-    measured = case["measured"][MEASURED_BUILD[path]]
-    result = run_case(case, path)
+    measured = case["measured"][Build(path).measured_build]
+    result = run_case(case, Build(path))
     assert result.kernel_path == measured["kernel_chain"]
     assert abs(result.instructions - measured["instructions"]) <= 0.05 * measured["instructions"]
     counts, hist = result.counts(), measured["mnemonic_histogram"]
@@ -74,7 +75,7 @@ def test_dilation_is_refused():
     case = _load(VECTORS / "transpose_conv_3.json")
     case["transpose_conv_params"]["dilation"] = {"h": 2, "w": 1}
     with pytest.raises(CaseError, match="dilation"):
-        run_case(case, "simd")
+        run_case(case, Build("simd"))
 
 
 # --- models against TFLM -------------------------------------------------------------------
@@ -107,7 +108,7 @@ def test_model_bit_exact_vs_tflite_micro(name):
     want = tflm_reference(data, x)
     reverse = shape[-1] > 16 and max(options["stride"]) <= 2
     for path in PATHS:
-        prof = profiler.run(m, path, inputs=[x])
+        prof = profiler.run(m, Build(path), inputs=[x])
         assert np.array_equal(prof.outputs[0], want), (name, path)
         if path != "reference":
             leaf = "arm_convolve_s8" if reverse else "arm_transpose_conv_s8"
@@ -128,9 +129,9 @@ def test_fused_activation_follows_each_tflm_kernel(activation):
         {"min": -128, "max": 127}
     (x,) = profiler.random_inputs(m, seed=2)
     want = tflm_reference(data, x)
-    assert np.array_equal(profiler.run(m, "reference", inputs=[x]).outputs[0], want)
+    assert np.array_equal(profiler.run(m, Build("reference"), inputs=[x]).outputs[0], want)
     for path in ("simd", "scalar"):
-        got = profiler.run(m, path, inputs=[x]).outputs[0]
+        got = profiler.run(m, Build(path), inputs=[x]).outputs[0]
         assert np.array_equal(np.clip(got, act["min"], act["max"]), want), path
         assert not np.array_equal(got, want), path
 
@@ -152,9 +153,9 @@ def test_arena_scratch_buffers_as_tflm_requests_them():
     (step,) = prepare.prepare(m)
     ctx, rev = buffer_sizes(step.cmsis_case)
     assert rev == 20 * 3 * 3 * 4 and ctx > 0
-    simd = [b.size for b in arena.plan(m, [step], "simd").buffers if b.kind == "scratch"]
+    simd = [b.size for b in arena.plan(m, [step], Build("simd")).buffers if b.kind == "scratch"]
     assert simd == [ctx, rev]
-    ref = [b.size for b in arena.plan(m, [step], "reference").buffers if b.kind == "scratch"]
+    ref = [b.size for b in arena.plan(m, [step], Build("reference")).buffers if b.kind == "scratch"]
     assert ref == [6 * 6 * 4 * 4]                        # output flat size * sizeof(int32)
 
 
@@ -171,6 +172,6 @@ def test_buffer_size_quirk_overflows_the_scratch():
     m = model.parse(data, "quirk.tflite")
     (xi,) = profiler.random_inputs(m, seed=1)
     with pytest.raises(machine.MemoryFault, match="outside every region"):
-        profiler.run(m, "simd", inputs=[xi])
-    assert np.array_equal(profiler.run(m, "reference", inputs=[xi]).outputs[0],
+        profiler.run(m, Build("simd"), inputs=[xi])
+    assert np.array_equal(profiler.run(m, Build("reference"), inputs=[xi]).outputs[0],
                           tflm_reference(data, xi))

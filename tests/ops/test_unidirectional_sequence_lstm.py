@@ -10,7 +10,7 @@ import json
 import numpy as np
 import pytest
 from click.testing import CliRunner
-from conftest import MEASURED_BUILD, REFERENCE, VECTORS, shared_cases
+from conftest import REFERENCE, VECTORS, shared_cases
 from model_helpers import tflm_reference
 
 from armsim.pipeline import arena, model, prepare, profiler
@@ -19,6 +19,7 @@ from armsim.cli.main import main
 from armsim.kernels import oracle_lstm
 from armsim.pipeline.harness import run_case
 from armsim.errors import ModelError
+from armsim.pipeline.build import Build
 
 FILES = shared_cases(VECTORS, "lstm") + shared_cases(REFERENCE, "lstm")
 MEASURED = shared_cases(REFERENCE, "lstm")
@@ -39,7 +40,7 @@ def test_the_directories_hold_lstm_cases():
 def test_output_is_the_unit_tests(file, path):
     """Time major and batch major, NULL and given hidden state, one and two batches."""
     case = _load(file)
-    result = run_case(case, path)
+    result = run_case(case, Build(path))
     np.testing.assert_array_equal(result.output, np.asarray(case["output_ref"], np.int8))
 
 
@@ -54,8 +55,8 @@ def test_counts_against_measured(file, path):
     """Every function is ported from the measured objects' disassembly: the totals agree to
     the instruction (asserted to 0.5 %), every mnemonic but the stack traffic's exactly."""
     case = _load(file)
-    measured = case["measured"][MEASURED_BUILD[path]]
-    result = run_case(case, path)
+    measured = case["measured"][Build(path).measured_build]
+    result = run_case(case, Build(path))
     assert result.kernel_path == measured["kernel_chain"]
     assert abs(result.instructions - measured["instructions"]) <= 0.005 * measured["instructions"]
     counts, hist = result.counts(), measured["mnemonic_histogram"]
@@ -95,11 +96,11 @@ def test_state_carries_between_steps(path):
     first["lstm_params"]["time_steps"] = 1
     step = p["batch_size"] * p["input_size"]
     first["input"] = case["input"][:step]
-    out = run_case(first, path).output
+    out = run_case(first, Build(path)).output
     np.testing.assert_array_equal(out, np.asarray(case["output_ref"][:p["hidden_size"]], np.int8))
     restart = copy.deepcopy(first)
     restart["input"] = case["input"][step:2 * step]
-    assert not np.array_equal(run_case(restart, path).output,
+    assert not np.array_equal(run_case(restart, Build(path)).output,
                               np.asarray(case["output_ref"][p["hidden_size"]:
                                                             2 * p["hidden_size"]], np.int8))
 
@@ -134,7 +135,7 @@ def test_model_bit_exact_vs_tflite_micro(name):
     want = tflm_reference(data, x)
     assert len(np.unique(want)) > 8, "outputs on the clamp: the comparison would be weak"
     for path in PATHS:
-        prof = profiler.run(m, path, inputs=[x])
+        prof = profiler.run(m, Build(path), inputs=[x])
         assert np.array_equal(prof.outputs[0], want), (name, path)
         kernel = prof.ops[0].kernel.split(" > ")[0]
         assert kernel == ("arm_lstm_unidirectional_s8" if path != "reference"
@@ -213,8 +214,8 @@ def test_arena_requests_three_cmsis_and_four_reference_scratch_buffers():
         scratch = [b.size for b in plan.buffers if b.kind == "scratch"]
         assert scratch == [2 * 2 * 12] * n, build
         assert plan.tail_parts["variables"] == arena.align(2 * 12) + arena.align(2 * 12 * 2)
-    cmsis = arena.plan(m, [step], "simd").tail_parts["op_data"]
-    ref = arena.plan(m, [step], "reference").tail_parts["op_data"]
+    cmsis = arena.plan(m, [step], Build("simd")).tail_parts["op_data"]
+    ref = arena.plan(m, [step], Build("reference")).tail_parts["op_data"]
     assert cmsis - ref == 220 + 8 * 4 * 12      # cmsis_nn_lstm_params + the kernel sums
 
 
@@ -236,7 +237,7 @@ def test_lstm_classifier_profiles_end_to_end(tmp_path):
     (x,) = profiler.random_inputs(m, seed=1)
     want = tflm_reference(data, x)
     for path in PATHS:
-        prof = profiler.run(m, path, inputs=[x])
+        prof = profiler.run(m, Build(path), inputs=[x])
         assert np.array_equal(prof.outputs[0], want), path
         assert all(o.simulated and o.instructions > 0 for o in prof.ops), path
     path = tmp_path / "lstm_classifier.tflite"
@@ -264,7 +265,7 @@ def test_per_channel_weights_run_on_the_host_as_tflm_runs_them():
     (step,) = prepare.prepare(m)
     assert step.host and "per-channel weights" in step.host_reason
     (xi,) = profiler.random_inputs(m, seed=1)
-    prof = profiler.run(m, "simd", inputs=[xi])
+    prof = profiler.run(m, Build("simd"), inputs=[xi])
     assert not prof.ops[0].simulated
     assert np.array_equal(prof.outputs[0], tflm_reference(data, xi))
 
@@ -280,8 +281,8 @@ def test_a_clip_below_one_cell_state_step_as_each_tflm_kernel_treats_it():
     assert p["cell_clip"] == 0 and p["cell_clip_enabled"]
     (x,) = profiler.random_inputs(m, seed=2)
     want = tflm_reference(data, x)
-    assert np.array_equal(profiler.run(m, "reference", inputs=[x]).outputs[0], want)
+    assert np.array_equal(profiler.run(m, Build("reference"), inputs=[x]).outputs[0], want)
     cmsis = oracle_lstm.lstm(dict(step.case, input=x.ravel())).reshape(want.shape)
     assert not np.array_equal(cmsis, want)
     for path in ("simd", "scalar"):
-        assert np.array_equal(profiler.run(m, path, inputs=[x]).outputs[0], cmsis), path
+        assert np.array_equal(profiler.run(m, Build(path), inputs=[x]).outputs[0], cmsis), path

@@ -20,6 +20,7 @@ from armsim.cpu.kernel import Tracer
 from armsim.kernels import oracle_lstm
 from armsim.pipeline.harness import run_case
 from armsim.errors import ModelError
+from armsim.pipeline.build import Build
 
 FILES = shared_cases(VECTORS, "lstm_s16")
 PATHS = ("simd", "scalar", "reference")
@@ -41,7 +42,7 @@ def test_the_directory_holds_three_s16_cases():
 def test_output_is_the_unit_tests(file, path):
     """Time major and batch major, NULL and given (zero) hidden state, one and two batches."""
     case = _load(file)
-    result = run_case(case, path)
+    result = run_case(case, Build(path))
     assert result.kernel_path[0] == CHAINS[path]
     assert result.output.dtype == np.int16
     np.testing.assert_array_equal(result.output, np.asarray(case["output_ref"], np.int16))
@@ -72,7 +73,7 @@ MEASURED = {"lstm_1_s16": {"simd": 117939, "scalar": 135466},
 @pytest.mark.parametrize("file", FILES, ids=lambda p: p.stem)
 def test_counts_against_the_executed_compiled_kernel(file, path):
     measured = MEASURED[file.stem][path]
-    assert run_case(_load(file), path).instructions == measured
+    assert run_case(_load(file), Build(path)).instructions == measured
 
 
 def test_oracle_is_sensitive():
@@ -89,7 +90,7 @@ def test_oracle_is_sensitive():
 
 def test_simd_uses_the_dsp_instructions_and_scalar_none():
     case = _load(VECTORS / "lstm_2_s16.json")
-    simd, scalar = run_case(case, "simd").counts(), run_case(case, "scalar").counts()
+    simd, scalar = run_case(case, Build("simd")).counts(), run_case(case, Build("scalar")).counts()
     for mnemonic in ("smlad", "sxtb16", "pkhbt", "pkhtb", "smulbb", "smultt"):
         assert simd.get(mnemonic, 0) > 0 and scalar.get(mnemonic, 0) == 0, mnemonic
 
@@ -107,7 +108,7 @@ def test_nonzero_offsets_and_a_clip_follow_the_oracle(path):
     case["hidden_state_init"] = [(-1) ** k * 100 * k for k in range(n)]
     want = oracle_lstm.lstm_s16(case)
     assert not np.array_equal(want, np.asarray(case["output_ref"], np.int16))
-    np.testing.assert_array_equal(run_case(case, path).output, want)
+    np.testing.assert_array_equal(run_case(case, Build(path)).output, want)
 
 
 @pytest.mark.parametrize("path", PATHS)
@@ -120,11 +121,11 @@ def test_state_carries_between_steps(path):
     first["lstm_params"]["time_steps"] = 1
     step = p["batch_size"] * p["input_size"]
     first["input"] = case["input"][:step]
-    np.testing.assert_array_equal(run_case(first, path).output,
+    np.testing.assert_array_equal(run_case(first, Build(path)).output,
                                   np.asarray(case["output_ref"][:p["hidden_size"]], np.int16))
     restart = copy.deepcopy(first)
     restart["input"] = case["input"][step:2 * step]
-    assert not np.array_equal(run_case(restart, path).output,
+    assert not np.array_equal(run_case(restart, Build(path)).output,
                               np.asarray(case["output_ref"][p["hidden_size"]:
                                                             2 * p["hidden_size"]], np.int16))
 
@@ -161,7 +162,7 @@ def test_model_bit_exact_vs_tflite_micro(name):
     assert want.dtype == np.int16
     assert len(np.unique(want)) > 8, "outputs on the clamp: the comparison would be weak"
     for path in PATHS:
-        prof = profiler.run(m, path, inputs=[x])
+        prof = profiler.run(m, Build(path), inputs=[x])
         assert np.array_equal(prof.outputs[0], want), (name, path)
         assert prof.ops[0].kernel.split(" > ")[0] == CHAINS[path]
 
@@ -177,11 +178,11 @@ def test_a_hidden_zero_point_steps_as_each_tflm_kernel_treats_it():
     (step,) = prepare.prepare(m)
     (x,) = profiler.random_inputs(m, seed=5)
     want = tflm_reference(data, x)
-    assert np.array_equal(profiler.run(m, "reference", inputs=[x]).outputs[0], want)
+    assert np.array_equal(profiler.run(m, Build("reference"), inputs=[x]).outputs[0], want)
     cmsis = oracle_lstm.lstm_s16(dict(step.case, input=x.ravel())).reshape(want.shape)
     assert not np.array_equal(cmsis, want)
     for path in ("simd", "scalar"):
-        assert np.array_equal(profiler.run(m, path, inputs=[x]).outputs[0], cmsis), path
+        assert np.array_equal(profiler.run(m, Build(path), inputs=[x]).outputs[0], cmsis), path
 
 
 def test_prepare_builds_the_s16_case():
@@ -230,8 +231,8 @@ def test_arena_holds_int16_state_and_int64_kernel_sums():
         scratch = [b.size for b in plan.buffers if b.kind == "scratch"]
         assert scratch == [2 * 2 * 12] * n, build
         assert plan.tail_parts["variables"] == 2 * arena.align(2 * 2 * 12)
-    cmsis = arena.plan(m, [step], "simd").tail_parts["op_data"]
-    ref = arena.plan(m, [step], "reference").tail_parts["op_data"]
+    cmsis = arena.plan(m, [step], Build("simd")).tail_parts["op_data"]
+    ref = arena.plan(m, [step], Build("reference")).tail_parts["op_data"]
     assert cmsis - ref == 220 + 8 * 8 * 12      # cmsis_nn_lstm_params + the int64 kernel sums
 
 
@@ -254,7 +255,7 @@ INLINE_HELPERS = {"max_lt", "min_ge", "_flat_size", "_tail_less_than_4",
 
 def test_reference_functions_against_the_executed_tflm_kernel():
     tracer = Tracer(limit=1_000_000)
-    run_case(_load(VECTORS / "lstm_2_s16.json"), "reference", tracer=tracer)
+    run_case(_load(VECTORS / "lstm_2_s16.json"), Build("reference"), tracer=tracer)
     owner, per_function = {}, collections.Counter()
     for record in tracer.records:       # an inline helper's instructions are its caller's
         if record.function in INLINE_HELPERS:

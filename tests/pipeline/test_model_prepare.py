@@ -6,6 +6,7 @@ from armsim.pipeline import model, prepare, profiler
 from armsim.data import modelgen
 from armsim.operators import common
 from armsim.pipeline.model import Tensor
+from armsim.pipeline.build import Build
 from model_helpers import shared_model
 
 
@@ -85,8 +86,8 @@ def test_per_channel_multipliers_and_flash_wait_states():
     for c, (q, s) in enumerate(zip(step.case["output_mult"], step.case["output_shift"])):
         eff = float(np.float32(0.03)) * float(np.float32([0.01, 0.02, 0.005, 0.04][c])) / float(out.scale[0])
         assert q * 2.0 ** (s - 31) == pytest.approx(eff, rel=1e-8)
-    a = profiler.run(m, "simd")
-    b = profiler.run(m, "simd", flash_wait_states=3)
+    a = profiler.run(m, Build("simd"))
+    b = profiler.run(m, Build("simd"), flash_wait_states=3)
     assert a.instructions == b.instructions and b.cycles > a.cycles
     assert np.array_equal(a.outputs[0], b.outputs[0])
 

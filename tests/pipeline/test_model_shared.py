@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 from armsim.pipeline import arena, model, prepare, profiler
+from armsim.pipeline.build import Build
 from model_helpers import SHARED, shared_model
 
 PATHS = ("simd", "scalar", "reference")
@@ -28,7 +29,7 @@ def _measured(name):
 def _run(name, path, k):
     m, steps = _loaded(name)
     x = np.load(shared_model(name).parent / f"input_{k}.npy")
-    return profiler.run(m, path, inputs=[x], steps=steps)
+    return profiler.run(m, Build(path), inputs=[x], steps=steps)
 
 
 @pytest.mark.parametrize("path", PATHS)
@@ -59,7 +60,7 @@ def test_instruction_counts_match_measured(name, path):
 @pytest.mark.parametrize("name", SHARED)
 def test_arena_matches_arena_used_bytes(name, path):
     m, steps = _loaded(name)
-    plan = arena.plan(m, steps, path)
+    plan = arena.plan(m, steps, Build(path))
     want = _measured(name)[path]["arena_used_bytes"]
     assert abs(plan.total / want - 1) <= 0.05, (plan.head, plan.tail, want)
     # the plan is valid: buffers alive at the same time never overlap

@@ -5,6 +5,8 @@ import pytest
 
 from armsim.pipeline import model, profiler
 from armsim.data import modelgen
+from armsim.pipeline.build import Build
+from armsim.pipeline import harness
 from model_helpers import tflm_reference
 
 PATHS = ("simd", "scalar", "reference")
@@ -116,7 +118,7 @@ def test_bit_exact_vs_tflite_micro(name, tmp_path):
         (x,) = profiler.random_inputs(m, seed=int(rng.integers(1 << 30)))
         want = tflm_reference(data, x)
         for path in PATHS:
-            got = profiler.run(m, path, inputs=[x]).outputs[0]
+            got = profiler.run(m, Build(path), inputs=[x]).outputs[0]
             assert got.dtype == want.dtype and got.shape == want.shape, (path, got.shape)
             assert np.array_equal(got, want), (name, path, np.argwhere(got != want)[:5])
 
@@ -136,26 +138,26 @@ def test_depthwise_without_bias_vs_oracle():
     (xin,) = profiler.random_inputs(m, seed=5)
     want = families.oracle(dict(step.case, input=xin.ravel())).reshape(step.output_shape)
     for path in PATHS:
-        assert np.array_equal(profiler.run(m, path, inputs=[xin]).outputs[0], want), path
+        assert np.array_equal(profiler.run(m, Build(path), inputs=[xin]).outputs[0], want), path
 
 
 def test_batched_fully_connected_runs_as_conv_1x1():
     m = model.parse(_build(_fc_batched, 1), "fc_batched.tflite")
-    kernels = [o.kernel.split(" > ")[0] for o in profiler.run(m, "simd").ops]
+    kernels = [o.kernel.split(" > ")[0] for o in profiler.run(m, Build("simd")).ops]
     assert kernels == ["arm_convolve_1x1_s8_fast", "arm_fully_connected_wrapper_s8"]
 
 
 def test_ops_without_cmsis_port_are_reference_on_every_path():
     m = model.parse(_build(_shape_ops, 1), "shape_ops.tflite")
     for path in PATHS:
-        prof = profiler.run(m, path)
+        prof = profiler.run(m, Build(path))
         assert all(o.reference == (o.op != "PAD" or path == "reference") for o in prof.ops)
         assert all(o.instructions > 0 and o.simulated for o in prof.ops)
 
 
 def test_float_quantize_is_marked_not_simulated():
     m = model.parse(_build(_float_interface, 1), "float_interface.tflite")
-    prof = profiler.run(m, "simd")
+    prof = profiler.run(m, Build("simd"))
     flags = [(o.op, o.simulated, o.reference) for o in prof.ops]
     assert flags == [("QUANTIZE", False, True), ("FULLY_CONNECTED", True, False),
                      ("DEQUANTIZE", False, True)]
@@ -175,8 +177,8 @@ def test_traced_run_equals_counted_run(name):
         if step.host:
             continue
         tracer = Tracer()
-        mt, _, _, out_t = profiler.run_step(step, values, "simd", "gcc", tracer=tracer)
-        mc, _, _, out_c = profiler.run_step(step, values, "simd", "gcc")
+        mt, _, _, out_t = harness.run_step(step, values, Build("simd"), tracer=tracer)
+        mc, _, _, out_c = harness.run_step(step, values, Build("simd"))
         assert np.array_equal(out_t, out_c)
         assert machine.counts(mt) == machine.counts(mc)
         assert len(tracer.records) == sum(machine.counts(mc).values())

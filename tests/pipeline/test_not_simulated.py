@@ -11,6 +11,7 @@ from click.testing import CliRunner
 from armsim.pipeline import arena, model, prepare, profiler
 from armsim.data import modelgen
 from armsim.cli.main import main
+from armsim.pipeline.build import Build
 from model_helpers import tflm_outputs
 
 PATHS = ("simd", "scalar", "reference")
@@ -55,7 +56,7 @@ def test_unported_op_and_unported_variant_become_host_steps(case):
 @pytest.mark.parametrize("path", PATHS)
 def test_outputs_bit_exact_and_host_ops_marked(case, path):
     _, m, xs, expected = case
-    prof = profiler.run(m, path, inputs=xs)
+    prof = profiler.run(m, Build(path), inputs=xs)
     np.testing.assert_array_equal(prof.outputs[0], expected[0])
     ops = {o.op: o for o in prof.ops}
     assert not ops["BROADCAST_TO"].simulated and ops["BROADCAST_TO"].cycles == 0
@@ -65,7 +66,7 @@ def test_outputs_bit_exact_and_host_ops_marked(case, path):
     data = prof.to_json()
     assert data["total"]["not_simulated_ops"] == 1 and data["total"]["ops"] == len(prof.ops)
     assert [o["simulated"] for o in data["ops"]].count(False) == 1
-    assert arena.plan(m, prepare.prepare(m), path).total > 0
+    assert arena.plan(m, prepare.prepare(m), Build(path)).total > 0
 
 
 def test_profile_and_compare_say_what_was_not_simulated(case, tmp_path):

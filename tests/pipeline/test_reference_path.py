@@ -10,6 +10,7 @@ import pytest
 from armsim.cpu.kernel import Tracer
 from armsim.pipeline.harness import run_case
 from armsim.kernels.families import oracle
+from armsim.pipeline.build import Build
 
 from conftest import REFERENCE, SHARED, VECTORS, expected_output, shared_cases
 
@@ -27,7 +28,7 @@ def test_cases_found():
 @pytest.mark.parametrize("path", CASES, ids=lambda p: f"{p.parent.name}/{p.stem}")
 def test_reference_matches_output_ref(path):
     case = _load(path)
-    result = run_case(case, "reference")
+    result = run_case(case, Build("reference"))
     ref = expected_output(case)
     np.testing.assert_array_equal(result.output, ref)
     np.testing.assert_array_equal(result.output, oracle(case))
@@ -42,9 +43,9 @@ SMALL = ["basic__convolve", "depthwise_2", "fully_connected_w_zp", "fc_per_ch", 
 @pytest.mark.parametrize("name", SMALL)
 def test_traced_equals_counted(name):
     case = _load(SHARED / "cmsis_nn_vectors" / f"{name}.json")
-    fast = run_case(case, "reference")
+    fast = run_case(case, Build("reference"))
     tracer = Tracer()
-    traced = run_case(case, "reference", tracer=tracer)
+    traced = run_case(case, Build("reference"), tracer=tracer)
     np.testing.assert_array_equal(fast.output, traced.output)
     assert fast.counts() == traced.counts()
     assert len(tracer.records) == fast.instructions
@@ -61,8 +62,8 @@ def test_counts_scale_with_work():
     for k in ("bias", "output_mult", "output_shift"):
         small[k] = case[k][:oc]
     small["output_ref"] = list(np.asarray(case["output_ref"]).reshape(-1, 32)[:, :oc].ravel())
-    a = run_case(small, "reference")
-    b = run_case(case, "reference")
+    a = run_case(small, Build("reference"))
+    b = run_case(case, Build("reference"))
     np.testing.assert_array_equal(a.output, np.asarray(small["output_ref"], np.int8))
     assert 1.8 < b.instructions / a.instructions < 2.2
 
@@ -70,10 +71,10 @@ def test_counts_scale_with_work():
 def test_softmax_counts_follow_the_data():
     """exp_on_negative_values' barrel shifter and the diff_min test are data dependent."""
     case = _load(SHARED / "cmsis_nn_vectors" / "softmax_invalid_diff_min.json")
-    skipped = run_case(case, "reference")
+    skipped = run_case(case, Build("reference"))
     valid = copy.deepcopy(case)
     valid["diff_min"] = -(2**31) + 1
-    computed = run_case(valid, "reference")
+    computed = run_case(valid, Build("reference"))
     assert computed.instructions > skipped.instructions
     np.testing.assert_array_equal(computed.output, oracle(valid))
 
@@ -201,6 +202,6 @@ def test_counts_match_measured_reference_kernels(model, index, tolerance):
     measured = json.loads((MODELS / model / "measured.json").read_text())
     op = measured["paths"]["reference"]["ops"][index]
     kernel = sum(op["functions_top"][name] for name in KERNEL_FUNCTIONS[case["family"]])
-    r = run_case(case, "reference")
+    r = run_case(case, Build("reference"))
     np.testing.assert_array_equal(r.output, oracle(case))
     assert abs(r.instructions / kernel - 1) <= tolerance, (r.instructions, kernel)

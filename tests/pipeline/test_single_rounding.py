@@ -46,7 +46,7 @@ def test_single_rounding_changes_some_outputs_and_counts():
     for case_file in CASES:
         case = load_case(case_file)
         single = harness.run_case(case, Build("simd", single_rounding=True))
-        double = harness.run_case(case, "simd")
+        double = harness.run_case(case, Build("simd"))
         changed += not np.array_equal(single.output, double.output)
         assert single.counts() != double.counts()
     assert changed, "no vector case rounds differently: the test has no teeth"
@@ -75,7 +75,7 @@ def test_tflm_reference_ops_keep_double_rounding():
     x = g.input((1, 64), scale=0.05, zero_point=3)
     g.output(g.quantize(x, scale=0.0371, zero_point=-5))
     m = model.parse(g.build(), "requantize.tflite")
-    double = profiler.run(m, "simd")
-    single = profiler.run(m, "simd", single_rounding=True)
+    double = profiler.run(m, Build("simd"))
+    single = profiler.run(m, Build("simd", single_rounding=True))
     assert double.ops[0].reference and double.ops[0].mnemonics == single.ops[0].mnemonics
     assert np.array_equal(double.outputs[0], single.outputs[0])
