@@ -119,7 +119,7 @@ def test_fully_connected_wrapper(per_channel):
                                (1, 16)))
     leaf = "arm_fully_connected_per_channel_s8" if per_channel else "arm_fully_connected_s8"
     assert d.leaf == leaf and leaf in chain.split(" > ")
-    assert _taken(d) == ([] if per_channel else ["not is_per_channel"])
+    assert _taken(d) == ([] if per_channel else ["not per_channel"])
 
 
 def test_fully_connected_as_1x1_conv_is_tflm_glue():
@@ -243,4 +243,4 @@ def test_html_report_shows_why_each_kernel(chromium, tmp_path):  # noqa: F811 (f
     model = parse(modelgen.EXAMPLES["example"](seed=0), "example.tflite")
     assert len(cells) == len(model.operators)
     assert cells[0].startswith("arm_convolve_s8") and "pad_x != 0 (pad_x = 1)" in cells[0]
-    assert cells[5].startswith("arm_fully_connected_s8") and "not is_per_channel" in cells[5]
+    assert cells[5].startswith("arm_fully_connected_s8") and "not per_channel" in cells[5]

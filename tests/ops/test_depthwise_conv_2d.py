@@ -27,7 +27,7 @@ from armsim.pipeline.harness import CaseError, run_case
 from conftest import MEASURED_BUILD, REFERENCE, shared_cases
 from function_counts import function_counts
 
-SHARED = os.path.join(os.path.dirname(__file__), "..", "..", "shared")
+SHARED = os.path.join(os.path.dirname(__file__), "..", "..", "..", "shared")
 
 
 @functools.lru_cache(maxsize=None)
