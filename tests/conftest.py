@@ -7,10 +7,11 @@ from pathlib import Path
 
 import numpy as np
 
-from armsim.kernels.harness import FAMILIES, family
+from armsim.kernels.families import FAMILIES, family
+from armsim.pipeline.build import Build
 
-# pytest -n 2 keeps both cores busy already: no compile helpers per run (armsim.precompile;
-# tests/test_precompile.py sets its own)
+# pytest -n 2 keeps both cores busy already: no compile helpers per run (armsim.infra.precompile;
+# tests/infra/test_precompile.py sets its own)
 os.environ.setdefault("ARMSIM_JOBS", "1")
 
 REPO = Path(__file__).resolve().parents[1]
@@ -18,8 +19,8 @@ SHARED = REPO.parent / "shared"
 VECTORS = SHARED / "cmsis_nn_vectors"
 REFERENCE = SHARED / "reference"
 MODELS = SHARED / "models"
-#: the measured build (../shared/reference/README.md) that each armsim path is compared with
-MEASURED_BUILD = {"simd": "dsp_O2", "scalar": "scalar_O2"}
+#: the measured build (../shared/reference/README.md) each CMSIS-NN path is compared with
+MEASURED_BUILD = {path: Build(path).measured_build for path in ("simd", "scalar")}
 #: ../shared/reference/README.md's erratum: the scalar_O2 run of avgpool2x2_s2_8x8x16 did not
 #: count arm_avgpool_s8_get_buffer_size (`movs r0, #0; bx lr`: 2 instructions, 6 cycles_trm),
 #: which arm_avgpool_s8 calls there (ctx->buf is NULL in the plain-C build)
@@ -38,7 +39,7 @@ def load_case(path):
 
 def shared_cases(directory, family=None):
     """The case files in `directory` of the families armsim ports (all of them if `family`
-    is None, else that one).  tests/test_shared_coverage.py names the families left out."""
+    is None, else that one).  tests/kernels/test_shared_coverage.py names the families left out."""
     return [p for p in sorted(Path(directory).glob("*.json"))
             if _family(p) in FAMILIES and (family is None or _family(p) == family)]
 

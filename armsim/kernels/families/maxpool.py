@@ -2,7 +2,7 @@
 from armsim.cpu.kernel import run
 from armsim.kernels.cmsis_nn.arm_max_pool_s8 import arm_max_pool_s8
 from armsim.kernels.families.avgpool import pool_args
-from armsim.kernels.harness import CaseError
+from armsim.errors import CaseError
 from armsim.kernels import oracle
 from armsim.kernels.tflm.maxpool import run_reference  # noqa: F401 (the reference path)
 
