@@ -25,7 +25,7 @@ CASES = sorted(DATA.glob("*/*.json"))
 _FITTED = "the port still issues calibrated (fitted) bookkeeping, not gcc's instructions"
 #: family -> why its counts still differ from the compiled code (issue 25)
 NOT_YET_TRANSCRIBED = {
-    **dict.fromkeys(("avgpool", "maxpool", "avgpool_s16", "maxpool_s16", "conv_s16", "conv_s4",
+    **dict.fromkeys(("avgpool", "maxpool", "avgpool_s16", "maxpool_s16", "conv_s4",
                      "depthwise_conv_s4", "elementwise_add", "elementwise_add_s16",
                      "elementwise_mul", "elementwise_mul_s16", "maximum", "minimum", "pad",
                      "softmax", "softmax_s16", "softmax_s8_s16", "transpose",

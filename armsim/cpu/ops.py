@@ -242,6 +242,7 @@ uxtb = _plain("uxtb", isa.UXTB)
 uxth = _plain("uxth", isa.UXTH)
 sxtab = _plain("sxtab", isa.SXTAB)
 sxtah = _plain("sxtah", isa.SXTAH)
+uxtah = _plain("uxtah", isa.UXTAH)
 sxtb16 = _plain("sxtb16", isa.SXTB16)
 uxtb16 = _plain("uxtb16", isa.UXTB16)
 sxtab16 = _plain("sxtab16", isa.SXTAB16)
@@ -601,6 +602,7 @@ ldrh_sp = _stack_slot("ldrh", "ldrh_sp")    # LDRH Rt, [Rn, #imm]: a uint16_t sl
 ldrsb_sp = _stack_slot("ldrsb", "ldrsb_sp")  # LDRSB Rt, [Rn, #imm] of a struct on the caller's stack
 ldrh_sp = _stack_slot("ldrh", "ldrh_sp")    # LDRH Rt, [Rn, #imm]: a uint16_t local or a struct field
 strb_sp = _stack_slot("strb", "strb_sp")    # STRB Rt, [sp, #imm]
+ldrb_sp = _stack_slot("ldrb", "ldrb_sp")    # LDRB Rt, [Rn, #imm]: a bool struct field
 
 
 bfi = _plain("bfi", isa.BFI)
@@ -632,6 +634,7 @@ fitted_ldrh_sp = _fitted("ldrh_sp")
 fitted_ldrsb_sp = _fitted("ldrsb_sp")
 fitted_ldrh_sp = _fitted("ldrh_sp")
 fitted_strb_sp = _fitted("strb_sp")
+fitted_ldrb_sp = _fitted("ldrb_sp")
 fitted_ldm_sp = _fitted("ldm_sp")
 fitted_mov = _fitted("mov")
 fitted_add = _fitted("add")

@@ -20,6 +20,8 @@ PerChannelQuantParams = namedtuple("PerChannelQuantParams", "multiplier shift")
 PerTensorQuantParams = namedtuple("PerTensorQuantParams", "multiplier shift")
 # cmsis_nn_quant_params: addresses of the multiplier and shift (one int32 each per tensor)
 QuantParams = namedtuple("QuantParams", "multiplier shift is_per_channel")
+# cmsis_nn_bias_data: the bias array's address and whether it holds int32 (else int64)
+BiasData = namedtuple("BiasData", "data is_int32_bias")
 # cmsis_nn_fc_params: activation an Activation
 FcParams = namedtuple("FcParams", "input_offset filter_offset output_offset activation")
 # cmsis_nn_bmm_params: fc_params an FcParams
