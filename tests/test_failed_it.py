@@ -59,7 +59,7 @@ WIDER = {("softmax_1x10", "simd"): (0.5, 2.8), ("softmax_1x10", "scalar"): (0.5,
 #: families whose every kernel is transcribed from gcc's disassembly: counts equal
 EXACT = {"depthwise_conv", "depthwise_conv_s16", "fully_connected", "fully_connected_s16",
          "fully_connected_s4", "batch_matmul", "svdf",
-         "conv_s16"}
+         "conv_s16", "lstm"}
 
 
 def test_the_directory_holds_reference_cases():

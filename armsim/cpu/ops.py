@@ -545,6 +545,8 @@ pop = _register("pop", "pop", _stack("pop", False))
 pop_pc = _register("pop_pc", "pop", _stack("pop", True))
 # LDM Rn, {...} of stacked arguments (Rn = SP + #imm): `registers` words off the stack
 ldm_sp = _register("ldm_sp", "ldm", _stack("ldm", False))
+# STM Rn, {...} to a struct on the stack (Rn = SP + #imm): `registers` words
+stm_sp = _register("stm_sp", "stm", _stack("stm", False))
 
 
 # --- branches ----------------------------------------------------------------------------
@@ -636,6 +638,7 @@ fitted_ldrh_sp = _fitted("ldrh_sp")
 fitted_strb_sp = _fitted("strb_sp")
 fitted_ldrb_sp = _fitted("ldrb_sp")
 fitted_ldm_sp = _fitted("ldm_sp")
+fitted_stm_sp = _fitted("stm_sp")
 fitted_mov = _fitted("mov")
 fitted_add = _fitted("add")
 fitted_sub = _fitted("sub")
