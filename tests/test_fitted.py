@@ -28,7 +28,8 @@ STACK_OPS = {name for name, op in ops.OPS.items()
 
 def test_stack_ops_have_fitted_twins():
     assert STACK_OPS == {"ldr_sp", "str_sp", "ldrd_sp", "strd_sp", "ldrsh_sp", "ldrsb_sp",
-                         "ldrh_sp", "strb_sp", "ldm_sp", "ldrb_sp", "stm_sp"}
+                         "ldrh_sp", "strb_sp", "ldm_sp", "ldrb_sp", "stm_sp",
+                         "stmdb_sp"}
     for name in STACK_OPS:
         twin = ops.OPS["fitted_" + name]
         assert twin.fitted and twin.mnemonic == ops.OPS[name].mnemonic

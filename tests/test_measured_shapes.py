@@ -38,8 +38,11 @@ NOT_YET_TRANSCRIBED = {
                     "those names, not to arm_elementwise_mul_s16 / _acc_s16"),
 }
 #: (family, path) -> the case-name prefix of a NOT_YET_TRANSCRIBED family's cases that are
-#: exact already (arm_transpose_s8's 4-D loop equals gcc's DSP code; its other ranks do not)
-EXACT_ALREADY = {("transpose", "simd"): "transpose_4d_"}
+#: exact already (arm_transpose_s8's 4-D loop equals gcc's DSP code; its other ranks do not;
+#: arm_transpose_conv_wrapper_s8's reverse path runs transcribed code only)
+EXACT_ALREADY = {("transpose", "simd"): "transpose_4d_",
+                 **dict.fromkeys((("transpose_conv", "simd"), ("transpose_conv", "scalar")),
+                                 "transpose_conv_reverse_")}
 #: measured function -> why a case that runs it still differs (the case's other functions
 #: are transcribed)
 FUNCTIONS_NOT_YET_TRANSCRIBED = {}

@@ -547,6 +547,8 @@ pop_pc = _register("pop_pc", "pop", _stack("pop", True))
 ldm_sp = _register("ldm_sp", "ldm", _stack("ldm", False))
 # STM Rn, {...} to a struct on the stack (Rn = SP + #imm): `registers` words
 stm_sp = _register("stm_sp", "stm", _stack("stm", False))
+# STMDB Rn, {...} to a struct on the stack, Rn past its end
+stmdb_sp = _register("stmdb_sp", "stmdb", _stack("stmdb", False))
 
 
 # --- branches ----------------------------------------------------------------------------
@@ -639,6 +641,7 @@ fitted_strb_sp = _fitted("strb_sp")
 fitted_ldrb_sp = _fitted("ldrb_sp")
 fitted_ldm_sp = _fitted("ldm_sp")
 fitted_stm_sp = _fitted("stm_sp")
+fitted_stmdb_sp = _fitted("stmdb_sp")
 fitted_mov = _fitted("mov")
 fitted_add = _fitted("add")
 fitted_sub = _fitted("sub")
