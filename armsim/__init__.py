@@ -5,10 +5,10 @@
 (`armsim.sweeps`); they are imported on first use, so `import armsim` stays cheap (nothing is
 compiled).
 """
-from ._startup import collector_paused
+from armsim.infra.startup import collector_paused
 
 with collector_paused():
-    from . import _cache
+    from armsim.infra import cache as _cache
 
 _cache.configure()
 

@@ -9,16 +9,17 @@
 `load_model` is where a model argument becomes a model, for this API and the command line
 alike: a `.tflite` path, a model name looked up in the models directory `$ARMSIM_MODELS`
 (`NAME/model.tflite`, the layout of the MLPerf Tiny models), or the name of an example
-armsim builds itself (`armsim.modelgen.EXAMPLES`).  Nothing is looked up anywhere else.
+armsim builds itself (`armsim.data.modelgen.EXAMPLES`).  Nothing is looked up anywhere else.
 """
 import os
 from pathlib import Path
 
-from armsim import arena as arena_mod
-from armsim import model as model_mod
-from armsim import modelgen
-from armsim import prepare as prepare_mod
-from armsim import profiler
+from armsim.pipeline import arena as arena_mod
+from armsim.pipeline import model as model_mod
+from armsim.data import modelgen
+from armsim.pipeline import prepare as prepare_mod
+from armsim.pipeline import profiler
+from armsim.pipeline.build import Build
 
 MODELS_ENV = "ARMSIM_MODELS"
 DEFAULT_MODEL = "example"
@@ -36,9 +37,9 @@ def example_label(name):
 
 
 def load_model(model=None):
-    """An `armsim.model.Model` from `model`: a Model (returned as is), .tflite bytes, a path,
+    """An `armsim.pipeline.model.Model` from `model`: a Model (returned as is), .tflite bytes, a path,
     or a name: `$ARMSIM_MODELS/NAME/model.tflite` if that exists, else the bundled example
-    NAME; None is the default example.  Raises `armsim.model.ModelError` (one line)."""
+    NAME; None is the default example.  Raises `armsim.pipeline.model.ModelError` (one line)."""
     if isinstance(model, model_mod.Model):
         return model
     if isinstance(model, (bytes, bytearray)):
@@ -97,18 +98,18 @@ def profile(model=None, *, core="cortex-m4", path="simd", toolchain="gcc", clock
     """Profile `model` (see `load_model`; None is the bundled example) on `path` ("simd",
     "scalar" or "reference") and `core`, like `armsim profile`; returns a `Profile`.
     `inputs` is one array per model input (a single array for a one-input model);
-    default: the command line's seeded random input.  `board`: an `armsim.boards.
+    default: the command line's seeded random input.  `board`: an `armsim.data.boards.
     Configuration` (`boards.configure(NAME, ...)`) pricing memory like that board, with its
     core and clock as `core` and `clock_mhz`; `single_rounding`: CMSIS-NN built with
     CMSIS_NN_USE_SINGLE_ROUNDING (`armsim whatif --vs rounding=single`)."""
+    build = Build(path, toolchain, core, single_rounding)
     m = load_model(model)
     if inputs is not None and not isinstance(inputs, (list, tuple)):
         inputs = [inputs]
     steps = prepare_mod.prepare(m)
-    prof = profiler.run(m, path=path, toolchain=toolchain, core=core, clock_mhz=clock_mhz,
-                        flash_wait_states=flash_wait_states, inputs=inputs, steps=steps,
-                        board=board, single_rounding=single_rounding)
-    plan = arena_mod.plan(m, steps, path, toolchain)
+    prof = profiler.run(m, build, clock_mhz, flash_wait_states, inputs=inputs, steps=steps,
+                        board=board)
+    plan = arena_mod.plan(m, steps, build)
     return Profile(prof.to_json(plan.total), prof.outputs)
 
 

@@ -17,7 +17,7 @@ bytes, compile into their own kernel cache, and send back the rows; only this pr
 results, as each run completes.
 
 This module is `armsim.sweeps`, not `armsim.sweep`: a module of that name would shadow the
-function `armsim.sweep` once imported (as `armsim.profiler` does not shadow `armsim.profile`).
+function `armsim.sweep` once imported (as `armsim.pipeline.profiler` does not shadow `armsim.profile`).
 """
 import collections
 import functools
@@ -31,9 +31,9 @@ from dataclasses import asdict, dataclass, fields
 from pathlib import Path
 from typing import NamedTuple
 
-from armsim import boards
-from armsim import model as model_mod
-from armsim.build import Build, BuildError
+from armsim.data import boards
+from armsim.pipeline import model as model_mod
+from armsim.pipeline.build import Build, BuildError
 
 #: armsim's own process pool: a fresh interpreter forks the workers (not this process, which
 #: may run threads: the progress bar's)
@@ -128,7 +128,7 @@ class Config:
         return ",".join(f"{k}={text(v)}" for k, v in pairs if v is not None)
 
     def board_configuration(self):
-        """The `armsim.boards.Configuration` memory is priced with, or None."""
+        """The `armsim.data.boards.Configuration` memory is priced with, or None."""
         if self.board is None:
             return None
         return boards.configure(self.board, self.clock_mhz, {"flash": self.flash_wait_states},
@@ -284,7 +284,8 @@ def _is_model_file(path):
 
 def _named(name):
     """A model name, as `armsim profile NAME` resolves it (`armsim.api.load_model`)."""
-    from armsim import api, modelgen
+    from armsim import api
+    from armsim.data import modelgen
     directory = api.models_dir()
     if directory is not None and os.path.isfile(directory / name / "model.tflite"):
         return ModelSource(name, path=str(directory / name / "model.tflite"))
@@ -346,7 +347,7 @@ def _expand(spec, found, lists, base=""):
 
 def find_models(specs):
     """The models `specs` names: one or a list of paths, directories, globs, list files and
-    model names (see `_expand`), .tflite bytes, `armsim.model.Model`s, or a mapping
+    model names (see `_expand`), .tflite bytes, `armsim.pipeline.model.Model`s, or a mapping
     {label: bytes or path}.  Raises SweepError when nothing matched."""
     if isinstance(specs, (str, os.PathLike, bytes, bytearray, model_mod.Model)):
         specs = [specs]
@@ -835,7 +836,7 @@ def run(model_specs, configs=None, axes=None, output=None, jobs=None, scheduler=
     `jobs` processes (default: `ARMSIM_JOBS`, else the usable CPUs) or on the Dask cluster
     at `scheduler`.  With `output`, results go to that Parquet file and runs it holds are
     skipped.  `progress`: show the bar (default: when stderr is a terminal)."""
-    from armsim import precompile
+    from armsim.infra import precompile
     found = find_models(model_specs)
     configs = configurations(configs, axes)
     jobs = precompile.jobs() if jobs is None else int(jobs)
@@ -942,13 +943,14 @@ def _config_of(settings):
 
 @functools.lru_cache(maxsize=64)
 def _example_bytes(name):
-    from armsim import modelgen
+    from armsim.data import modelgen
     return modelgen.EXAMPLES[name](seed=0)
 
 
 def _model_bytes(model):
     """(bytes, label) of a `latency` model argument, without parsing it."""
-    from armsim import api, modelgen
+    from armsim import api
+    from armsim.data import modelgen
     if isinstance(model, (bytes, bytearray)):
         return bytes(model), "<bytes>.tflite"
     if isinstance(model, model_mod.Model):
@@ -967,7 +969,7 @@ def _model_bytes(model):
 
 
 def latency(model, **settings):
-    """The latency of `model` (a path, name, .tflite bytes or `armsim.model.Model`) on one
+    """The latency of `model` (a path, name, .tflite bytes or `armsim.pipeline.model.Model`) on one
     configuration (`SETTINGS` keys as keywords: core=, board=, path=, toolchain=, clock_mhz=,
     ...), computed in this process and remembered by the model's sha256 and configuration:
     a search loop asking again pays a hash and a look-up.  Raises ValueError (one line)."""

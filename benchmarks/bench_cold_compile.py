@@ -42,7 +42,7 @@ PATHS = ("simd", "reference")
 
 CHILD = f"""
 import json, sys, time
-from armsim.kernels.harness import run_case
+from armsim.pipeline.harness import run_case
 for path in sys.argv[1:]:
     case = json.loads(open(path).read())
     for build in {PATHS!r}:

@@ -66,15 +66,16 @@ def cold_and_warm(command, repeat):
 
 FAMILY_RUN = """
 import json, sys
-from armsim.kernels import harness
+from armsim.pipeline import harness
+from armsim.pipeline.build import Build
 case = json.load(open(sys.argv[1]))
 for path in ("simd", "scalar", "reference"):
-    harness.run_case(case, path)
+    harness.run_case(case, Build(path))
 """
 
 
 def family_compile_seconds(repeat):
-    from armsim.kernels.harness import FAMILIES
+    from armsim.kernels.families import FAMILIES
     first = {}
     for case in sorted(VECTORS.glob("*.json")):
         family = json.loads(case.read_text()).get("family")
@@ -91,21 +92,23 @@ def family_compile_seconds(repeat):
 def instructions_per_second(model, steps, repeat, board):
     """Per path, and for the simd path priced on `board` (its cache models replay the load
     trace the counted run records): instructions and the best seconds of `profiler.run`."""
-    from armsim import boards, profiler
+    from armsim.data import boards
+    from armsim.pipeline import profiler
+    from armsim.pipeline.build import Build
     configuration = boards.configure(board)
-    runs = [(path, path, {}) for path in PATHS] + [
-        (f"simd, {board}", "simd", {"core": configuration.core, "board": configuration})]
+    runs = [(path, Build(path), {}) for path in PATHS] + [
+        (f"simd, {board}", Build("simd", core=configuration.core), {"board": configuration})]
     rows = []
-    for label, path, options in runs:
-        profile = profiler.run(model, path, steps=steps, **options)    # compiled, cached
-        best = min(_seconds(profiler.run, model, path, steps, options) for _ in range(repeat))
+    for label, build, options in runs:
+        profile = profiler.run(model, build, steps=steps, **options)    # compiled, cached
+        best = min(_seconds(profiler.run, model, build, steps, options) for _ in range(repeat))
         rows.append((label, profile.instructions, best))
     return rows
 
 
-def _seconds(fn, model, path, steps, options):
+def _seconds(fn, model, build, steps, options):
     t0 = time.perf_counter()
-    fn(model, path, steps=steps, **options)
+    fn(model, build, steps=steps, **options)
     return time.perf_counter() - t0
 
 
@@ -137,7 +140,8 @@ def main():
         for family, case, cpu, wall in family_compile_seconds(args.repeat):
             print(f"{family:18s} {case:32s} {cpu:7.1f} s CPU ({wall:.1f} s wall)")
 
-    from armsim import model as model_mod, modelgen, prepare
+    from armsim.pipeline import model as model_mod, prepare
+    from armsim.data import modelgen
     print("\nsimulated instructions per second, warm, whole models")
     print(f"{'model':8s} {'path':20s} {'instructions':>13s} {'M instr/s':>10s}")
     targets = [("example", model_mod.parse(modelgen.example_model(seed=0), "example.tflite"))]

@@ -25,8 +25,9 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from armsim import arena, prepare, profiler  # noqa: E402
-from armsim import model as model_mod  # noqa: E402
+from armsim.pipeline import arena, prepare, profiler  # noqa: E402
+from armsim.pipeline import model as model_mod  # noqa: E402
+from armsim.pipeline.build import Build
 
 MODELS = Path(os.environ.get("ARMSIM_MODELS", ROOT.parent / "shared" / "models"))
 PATHS = ("simd", "scalar", "reference")
@@ -66,14 +67,14 @@ def main():
         row = [name]
         for p in PATHS:
             for core in ("cortex-m4", "cortex-m33"):
-                prof = profiler.run(model, p, core=core, inputs=[x], steps=steps)
+                prof = profiler.run(model, Build(p, core=core), inputs=[x], steps=steps)
                 if p != "reference":
                     row.append(prof.cycles)
                 if core != "cortex-m4":
                     continue
                 meas = measured[p]
                 m_ops = {o["index"]: o for o in meas["ops"]}
-                plan = arena.plan(model, steps, p)
+                plan = arena.plan(model, steps, Build(p))
                 comparisons.append((name, p, prof.instructions,
                                     sum(o["instructions"] for o in meas["ops"]), prof.cycles,
                                     sum(o["cycles_trm"] for o in meas["ops"]),

@@ -5,7 +5,7 @@ per-call latency of `armsim.latency` once a candidate has been profiled.
     python benchmarks/bench_sweep.py [--limit N] [--modes process,pool,cluster1,cluster2,cluster4]
                                      [--jobs J] [--json FILE]
 
-The search space: MobileNetV2-like candidates built with `armsim.modelgen` (inverted
+The search space: MobileNetV2-like candidates built with `armsim.data.modelgen` (inverted
 residual blocks: 1x1 expansion, depthwise KxK, linear 1x1 projection, residual ADD where the
 shape allows), every combination of width multiplier, blocks per stage, depthwise kernel,
 input resolution and expansion ratio (`SPACE`: 288 models), each on three cores (`CORES`).
@@ -30,7 +30,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 import armsim  # noqa: E402
-from armsim import modelgen, sweeps  # noqa: E402
+from armsim.data import modelgen, sweeps  # noqa: E402
 
 CORES = ("cortex-m4", "cortex-m7", "cortex-m33")
 WIDTHS = (0.25, 0.35, 0.5, 0.75)

@@ -1,7 +1,7 @@
 """The long differential campaign against TFLite Micro (issue 11): thousands of seeded,
 structure-aware mutants of the shared models (and of person_detect.tflite when given), each run
 by `armsim run` and by TFLM's Python interpreter (tests/tflm_diff.py, the same machinery as
-tests/test_fuzz_tflm.py).  Prints the count of each verdict, per mutation kind, and every
+tests/pipeline/test_fuzz_tflm.py).  Prints the count of each verdict, per mutation kind, and every
 failure (traceback, hang, accept/reject disagreement outside the documented int8-spec refusals,
 or different outputs) with the seed and index that reproduce it.
 
@@ -25,7 +25,7 @@ TESTS = Path(__file__).resolve().parents[1] / "tests"
 sys.path.insert(0, str(TESTS))
 
 import tflm_diff as td                       # noqa: E402
-from armsim import model, profiler           # noqa: E402
+from armsim.pipeline import model, profiler  # noqa: E402
 from model_helpers import shared_model       # noqa: E402
 
 

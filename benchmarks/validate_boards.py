@@ -4,7 +4,7 @@
 
 For each published latency below (MLPerf Tiny performance-mode medians of the same four
 models as ../shared/models), armsim profiles the model's simd path (TFLM + CMSIS-NN with
-ARM_MATH_DSP) on input_0.npy with the board's preset (`armsim.boards`: cited figures, nothing
+ARM_MATH_DSP) on input_0.npy with the board's preset (`armsim.data.boards`: cited figures, nothing
 fitted to these results) and prints published cycles (latency x clock), armsim's
 zero-wait-state cycles, armsim's board cycles, the difference, the memory terms, and the
 range of armsim's board cycles over the preset's assumed figures (`armsim boards NAME`
@@ -37,8 +37,10 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from armsim import boards, prepare, profiler  # noqa: E402
-from armsim import model as model_mod  # noqa: E402
+from armsim.data import boards  # noqa: E402
+from armsim.pipeline import prepare, profiler
+from armsim.pipeline import model as model_mod  # noqa: E402
+from armsim.pipeline.build import Build
 
 MODELS = Path(os.environ.get("ARMSIM_MODELS", ROOT.parent / "shared" / "models"))
 
@@ -94,8 +96,8 @@ def _run(name, config, cache, paths, board=True):
     """The simd profile of `name` priced on `config` (its core and clock; with `board`
     False, zero-wait-state memory) and its summed cycle terms."""
     model, steps, inputs = _load(name, cache, paths)
-    prof = profiler.run(model, "simd", core=config.core, clock_mhz=config.clock_mhz,
-                        inputs=inputs, steps=steps, board=config if board else None)
+    prof = profiler.run(model, Build("simd", core=config.core), config.clock_mhz, inputs=inputs,
+                        steps=steps, board=config if board else None)
     terms = {}
     for op in prof.ops:
         for k, v in op.breakdown.items():

@@ -9,7 +9,7 @@ Every fenced block of the form
 
 holds a command and the output it printed.  `regenerate(text)` runs each command (in
 process, through the same click group as the `armsim` executable, with a fixed terminal
-width) and replaces the output; tests/test_tutorial.py checks that this changes nothing.
+width) and replaces the output; tests/cli/test_tutorial.py checks that this changes nothing.
 
     python docs/regen_tutorial.py          # rewrite docs/tutorial.md in place
     python docs/regen_tutorial.py --check  # exit 1 if any output is stale

@@ -7,10 +7,11 @@ from pathlib import Path
 
 import numpy as np
 
-from armsim.kernels.harness import FAMILIES, family
+from armsim.kernels.families import FAMILIES, family
+from armsim.pipeline.build import Build
 
-# pytest -n 2 keeps both cores busy already: no compile helpers per run (armsim.precompile;
-# tests/test_precompile.py sets its own)
+# pytest -n 2 keeps both cores busy already: no compile helpers per run (armsim.infra.precompile;
+# tests/infra/test_precompile.py sets its own)
 os.environ.setdefault("ARMSIM_JOBS", "1")
 
 REPO = Path(__file__).resolve().parents[1]
@@ -18,8 +19,8 @@ SHARED = REPO.parent / "shared"
 VECTORS = SHARED / "cmsis_nn_vectors"
 REFERENCE = SHARED / "reference"
 MODELS = SHARED / "models"
-#: the measured build (../shared/reference/README.md) that each armsim path is compared with
-MEASURED_BUILD = {"simd": "dsp_O2", "scalar": "scalar_O2"}
+#: the measured build (../shared/reference/README.md) each CMSIS-NN path is compared with
+MEASURED_BUILD = {path: Build(path).measured_build for path in ("simd", "scalar")}
 
 
 @functools.lru_cache(maxsize=None)
@@ -33,7 +34,7 @@ def load_case(path):
 
 def shared_cases(directory, family=None):
     """The case files in `directory` of the families armsim ports (all of them if `family`
-    is None, else that one).  tests/test_shared_coverage.py names the families left out."""
+    is None, else that one).  tests/kernels/test_shared_coverage.py names the families left out."""
     return [p for p in sorted(Path(directory).glob("*.json"))
             if _family(p) in FAMILIES and (family is None or _family(p) == family)]
 

@@ -94,7 +94,8 @@ class FunctionCounter(Tracer):
 
 def function_counts(case, path):
     """(Result, {function: instructions}) of `case` run on `path` through its entry point."""
-    from armsim.kernels.harness import run_case
+    from armsim.pipeline.build import Build
+    from armsim.pipeline.harness import run_case
     counter = FunctionCounter()
-    result = run_case(case, path, function=case.get("function"), tracer=counter)
+    result = run_case(case, Build(path), function=case.get("function"), tracer=counter)
     return result, dict(counter.functions)

@@ -4,7 +4,7 @@ from pathlib import Path
 
 import numpy as np
 
-from armsim import modelgen
+from armsim.data import modelgen
 
 MODELS_DIR = Path(os.environ.get("ARMSIM_MODELS",
                                  Path(__file__).resolve().parents[2] / "shared" / "models"))
@@ -52,5 +52,5 @@ def tflm_outputs(model_bytes, inputs, arena_size=None):
 
 def modelgen_outputs(model_bytes):
     """The graph output tensor names of a .tflite model."""
-    from armsim import model
+    from armsim.pipeline import model
     return [t.name for t in model.parse(model_bytes).output_tensors()]

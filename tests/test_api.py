@@ -10,7 +10,9 @@ import pytest
 from click.testing import CliRunner
 
 import armsim
-from armsim import api, model, modelgen
+from armsim import api
+from armsim.pipeline import model
+from armsim.data import modelgen
 from armsim.cli.main import main
 from model_helpers import shared_model, tflm_reference, tiny_model_bytes
 
@@ -22,8 +24,8 @@ def test_import_armsim_is_cheap():
                           check=True)
     loaded = done.stdout.split()
     assert "armsim" in loaded
-    assert not [m for m in loaded if m.startswith(("armsim.api", "armsim.profiler",
-                                                   "armsim.kernels", "armsim.model"))]
+    assert not [m for m in loaded if m.startswith(("armsim.api", "armsim.pipeline.profiler",
+                                                   "armsim.kernels", "armsim.pipeline.model"))]
 
 
 def test_profile_is_the_function_and_returns_the_cli_json(tmp_path):

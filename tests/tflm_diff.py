@@ -1,6 +1,6 @@
 """Differential testing against TFLite Micro: structure-aware model mutants, each run by armsim's
 CLI (in process) and by TFLM's Python interpreter (in a forked child, so a crash or a hang of
-TFLM is an outcome, not the end of the run).  Used by tests/test_fuzz_tflm.py (a few hundred
+TFLM is an outcome, not the end of the run).  Used by tests/pipeline/test_fuzz_tflm.py (a few hundred
 seeded mutants) and benchmarks/fuzz_campaign.py (thousands).
 
 A mutant is a shared model decoded with the object API of the schema TFLM ships

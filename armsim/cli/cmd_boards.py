@@ -1,7 +1,7 @@
 """`armsim boards`: the board presets, their figures and where each comes from."""
 import click
 
-from armsim import boards
+from armsim.data import boards
 
 
 @click.command("boards")

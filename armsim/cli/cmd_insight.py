@@ -1,20 +1,20 @@
 """`armsim why MODEL`: per op, the kernel path and the condition in the CMSIS-NN wrapper that
-chose it, and the cycles of nearby variants that would take a faster path (armsim.insight).
+chose it, and the cycles of nearby variants that would take a faster path (armsim.analysis.insight).
 `armsim whatif MODEL --vs KEY=VALUE`: the same model run again with one build or core choice
 changed, per op and in total."""
 
 import click
 import numpy as np
 
-from armsim.cli import cmd_model
-from armsim.cli.cmd_model import MODEL_HELP
+from armsim.cli.common import (MODEL_HELP, build, build_options, check_outputs, console, fail,
+                               load_model, path_option, profile, write_json)
+from armsim.pipeline.build import PATHS
 
 
 @click.command("why", epilog=MODEL_HELP)
 @click.argument("model", required=False)
-@cmd_model._common_options
-@click.option("--path", type=click.Choice(("simd", "scalar")), default="simd",
-              show_default=True, help="the CMSIS-NN build whose dispatch to explain")
+@build_options
+@path_option(("simd", "scalar"), help="the CMSIS-NN build whose dispatch to explain")
 @click.option("--op", "op_indices", type=int, multiple=True,
               help="explain only these ops (repeat) [default: all]")
 @click.option("--no-counterfactuals", is_flag=True,
@@ -24,33 +24,29 @@ from armsim.cli.cmd_model import MODEL_HELP
 def why(model, core, toolchain, clock_mhz, flash_wait_states, board, path, op_indices,
         no_counterfactuals, json_file):
     """Why each layer takes its kernel path, and what a nearby variant would cost."""
-    from armsim import insight          # imports the wrappers' kernels: only for this command
-    cmd_model._check_core(core)
-    cmd_model._check_outputs(json_file)
-    m, steps = cmd_model.load_model(model)
+    from armsim.analysis import insight  # imports the wrappers' kernels: only for this command
+    b = build(path, toolchain, core)
+    check_outputs(json_file)
+    m, steps = load_model(model)
     known = {s.index for s in steps}
     unknown = [i for i in op_indices if i not in known]
     if unknown:
-        cmd_model._fail(f"{m.name}: no op {unknown[0]} (ops 0-{len(steps) - 1})")
-    prof = cmd_model._profile(m, steps, path, toolchain, core, clock_mhz, flash_wait_states,
-                              None, board=board)
-    options = {"core": core, "clock_mhz": clock_mhz, "flash_wait_states": flash_wait_states,
-               "board": board}
+        fail(f"{m.name}: no op {unknown[0]} (ops 0-{len(steps) - 1})")
+    prof = profile(m, steps, b, clock_mhz, flash_wait_states, None, board=board)
+    options = {"clock_mhz": clock_mhz, "flash_wait_states": flash_wait_states, "board": board}
     rows = []
     for step, o in zip(steps, prof.ops):
         if op_indices and step.index not in op_indices:
             continue
-        d = insight.dispatch(m, step, o.kernel, path, toolchain)
-        cfs = [] if no_counterfactuals else \
-            insight.counterfactuals(m, d, path, toolchain, **options)
+        d = insight.dispatch(m, step, o.kernel, b)
+        cfs = [] if no_counterfactuals else insight.counterfactuals(m, d, b, **options)
         click.echo(f"op {d.index} {d.op} ({o.cycles:,} cycles): {d.reason}")
         for c in cfs:
             click.echo(f"    {c.text()}")
         rows.append(dict(d.to_json(), cycles=o.cycles,
                          counterfactuals=[c.to_json() for c in cfs]))
     if json_file:
-        cmd_model._write_json(json_file, {"model": m.name, "path": path, "core": core,
-                                          "ops": rows})
+        write_json(json_file, {"model": m.name, "path": path, "core": core, "ops": rows})
 
 
 # --vs keys: the profile option each changes, and how its value is read
@@ -65,19 +61,18 @@ WHATIF_KEYS = {"core": ("core", str), "toolchain": ("toolchain", str),
 def _change(text):
     key, sep, value = text.partition("=")
     if not sep or key not in WHATIF_KEYS:
-        cmd_model._fail(f"--vs {text}: give KEY=VALUE with KEY one of "
-                        f"{', '.join(WHATIF_KEYS)}")
+        fail(f"--vs {text}: give KEY=VALUE with KEY one of {', '.join(WHATIF_KEYS)}")
     option, parse = WHATIF_KEYS[key]
     try:
         return option, parse(value)
     except (KeyError, ValueError):
-        cmd_model._fail(f"--vs {text}: bad value {value!r}")
+        fail(f"--vs {text}: bad value {value!r}")
 
 
 @click.command("whatif", epilog=MODEL_HELP)
 @click.argument("model", required=False)
-@cmd_model._common_options
-@click.option("--path", type=click.Choice(cmd_model.PATHS), default="simd", show_default=True)
+@build_options
+@path_option()
 @click.option("--vs", "changes", multiple=True, required=True, metavar="KEY=VALUE",
               help="the change to try (repeat to change several): core=NAME, toolchain=gcc|"
                    "armclang, clock-mhz=F, flash-wait-states=N, dsp=on|off, path=PATH, "
@@ -87,24 +82,22 @@ def _change(text):
 def whatif(model, core, toolchain, clock_mhz, flash_wait_states, board, path, changes,
            json_file):
     """MODEL as given vs MODEL with one thing changed: cycles per op and in total."""
-    cmd_model._check_core(core)
-    cmd_model._check_outputs(json_file)
-    base_options = {"core": core, "toolchain": toolchain, "clock_mhz": clock_mhz,
-                    "flash_wait_states": flash_wait_states, "path": path,
-                    "single_rounding": False}
+    base_options = {"core": core, "toolchain": toolchain, "path": path,
+                    "single_rounding": False, "clock_mhz": clock_mhz,
+                    "flash_wait_states": flash_wait_states}
     changed_options = dict(base_options, **dict(_change(c) for c in changes))
-    if changed_options["path"] not in cmd_model.PATHS:
-        cmd_model._fail(f"--vs path={changed_options['path']}: choose from "
-                        f"{', '.join(cmd_model.PATHS)}")
-    cmd_model._check_core(changed_options["core"])
+    if changed_options["path"] not in PATHS:
+        fail(f"--vs path={changed_options['path']}: choose from {', '.join(PATHS)}")
     if changed_options["single_rounding"] and changed_options["path"] == "reference":
-        cmd_model._fail("--vs rounding=single: CMSIS_NN_USE_SINGLE_ROUNDING changes CMSIS-NN's "
-                        "kernels; the reference path runs TFLM's (choose --path simd or scalar)")
-    m, steps = cmd_model.load_model(model)
-    runs = [cmd_model._profile(m, steps, o["path"], o["toolchain"], o["core"], o["clock_mhz"],
-                               o["flash_wait_states"], None, label=label, board=board,
-                               single_rounding=o["single_rounding"])
-            for o, label in ((base_options, "base"), (changed_options, "changed"))]
+        fail("--vs rounding=single: CMSIS_NN_USE_SINGLE_ROUNDING changes CMSIS-NN's "
+             "kernels; the reference path runs TFLM's (choose --path simd or scalar)")
+    builds = [build(o["path"], o["toolchain"], o["core"], o["single_rounding"])
+              for o in (base_options, changed_options)]
+    check_outputs(json_file)
+    m, steps = load_model(model)
+    runs = [profile(m, steps, b, o["clock_mhz"], o["flash_wait_states"], None, label=label,
+                    board=board)
+            for b, o, label in zip(builds, (base_options, changed_options), ("base", "changed"))]
     base, changed = runs
     what = ", ".join(changes)
     from rich.table import Table
@@ -119,14 +112,14 @@ def whatif(model, core, toolchain, clock_mhz, flash_wait_states, board, path, ch
     t.add_section()
     t.add_row("", "total", f"{base.cycles:,}", f"{changed.cycles:,}",
               delta(base.cycles, changed.cycles))
-    con = cmd_model._console()
+    con = console()
     con.print(t)
     con.print(f"latency {base.latency_ms():.3f} ms -> {changed.latency_ms():.3f} ms")
     same = all(np.array_equal(x, y) for x, y in zip(base.outputs, changed.outputs))
     con.print("outputs: identical" if same else "outputs: differ (the change changes results)")
     if json_file:
-        cmd_model._write_json(json_file, {"changes": list(changes), "base": base.to_json(),
-                                          "changed": changed.to_json()})
+        write_json(json_file, {"changes": list(changes), "base": base.to_json(),
+                               "changed": changed.to_json()})
 
 
 COMMANDS = [why, whatif]

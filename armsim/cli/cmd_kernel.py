@@ -6,10 +6,9 @@ import click
 import numpy as np
 
 from armsim.cli import output
+from armsim.cli.common import build as parse_build
 from armsim.cpu import cores, machine
-
-# measured build that corresponds to each CMSIS-NN path (../shared/reference/README.md)
-MEASURED_BUILD = {"simd": "dsp_O2", "scalar": "scalar_O2"}
+from armsim.errors import CaseError
 
 
 def _fail(message):
@@ -32,32 +31,34 @@ def load_case(case_file):
     return case
 
 
-def run(case, case_file, path, toolchain, core, function=None, flash_wait_states=0):
-    """Run `case` and gather the report (a JSON-ready dict).  Errors: ClickException."""
-    from armsim.kernels import harness
+def run(case, case_file, build, function=None, flash_wait_states=0):
+    """Run `case` on `build` and gather the report (a JSON-ready dict).  Errors:
+    ClickException."""
+    from armsim.pipeline import harness
     try:
-        result = harness.run_case(case, path, toolchain, function)
+        result = harness.run_case(case, build, function)
     except machine.MemoryFault as e:
         _fail(f"{case_file}: {e}")
-    except harness.CaseError as e:
+    except CaseError as e:
         _fail(f"{case_file}: {e}")
     except ModuleNotFoundError as e:
-        _fail(f"{case_file}: no port for family {case.get('family')!r} on the {path} path ({e.name})")
+        _fail(f"{case_file}: no port for family {case.get('family')!r} on the {build.path} path "
+              f"({e.name})")
     except KeyError as e:
         _fail(f"{case_file}: missing field {e.args[0]!r} for family {case.get('family')!r}")
     except (TypeError, ValueError, IndexError) as e:
         _fail(f"{case_file}: malformed case ({type(e).__name__}: {e})")
     mnemonics = dict(sorted(result.counts().items(), key=lambda kv: (-kv[1], kv[0])))
-    terms = cores.breakdown(result.m, core, flash_wait_states, result.region_names)
+    terms = cores.breakdown(result.m, build.core, flash_wait_states, result.region_names)
     report = {
         "case": case.get("case", Path(case_file).stem),
         "file": str(case_file),
         "family": result.family,
         "function": result.kernel_path[0] if result.kernel_path else function,
         "kernel_path": list(result.kernel_path),
-        "path": path,
-        "toolchain": toolchain,
-        "core": core,
+        "path": build.path,
+        "toolchain": build.toolchain,
+        "core": build.core,
         "flash_wait_states": flash_wait_states,
         "bit_exact": None,
         "instructions": int(sum(mnemonics.values())),
@@ -85,12 +86,12 @@ def run(case, case_file, path, toolchain, core, function=None, flash_wait_states
                 i = int(bad[0])
                 report["mismatch"] = (f"{bad.size} of {got.size} outputs differ from output_ref "
                                       f"(first at {i}: {int(got[i])}, expected {int(expected[i])})")
-    build = MEASURED_BUILD.get(path)
-    measured = (case.get("measured") or {}).get(build) if build else None
+    measured_build = build.measured_build
+    measured = (case.get("measured") or {}).get(measured_build) if measured_build else None
     if measured:
         n = measured["instructions"]
         report["measured"] = {
-            "build": build,
+            "build": measured_build,
             "instructions": n,
             "relative_difference": (report["instructions"] - n) / n,
             "mnemonics": measured.get("mnemonic_histogram", {}),
@@ -173,19 +174,11 @@ def kernel(case_file, path, core, toolchain, function, flash_wait_states, json_o
     """Run CASE.json (the CMSIS-NN vectors' schema) on the machine: check output_ref,
     show the kernel path, instructions by mnemonic and cycles, and the measured counts
     when the file has them.  Exits non-zero when the output does not match."""
-    from armsim.kernels import harness
-    if path not in harness.PATHS:
-        _fail(f"unknown path {path!r} (choose from {', '.join(harness.PATHS)})")
-    if toolchain not in harness.TOOLCHAINS:
-        _fail(f"unknown toolchain {toolchain!r} (choose from {', '.join(harness.TOOLCHAINS)})")
-    try:
-        cores.core(core)
-    except ValueError as e:
-        _fail(str(e))
+    build = parse_build(path, toolchain, core)
     if json_out:
         output.check(json_out)                   # fail before the run, not after
     case = load_case(case_file)
-    report = run(case, case_file, path, toolchain, core, function, flash_wait_states)
+    report = run(case, case_file, build, function, flash_wait_states)
     if json_out:
         write_json(report, json_out)
     show(report)

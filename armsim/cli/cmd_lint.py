@@ -1,4 +1,4 @@
-"""`armsim lint MODEL`: int8 quantization-spec findings that matter on CMSIS-NN (armsim.lint).
+"""`armsim lint MODEL`: int8 quantization-spec findings that matter on CMSIS-NN (armsim.analysis.lint).
 
 Exit status as linters have it: 0 clean, 1 findings, 2 a model that cannot be read (one
 line naming the file and the op or tensor)."""
@@ -7,10 +7,10 @@ import json
 import click
 
 from armsim import api
-from armsim import lint as lint_mod
-from armsim import model as model_mod
+from armsim.analysis import lint as lint_mod
+from armsim.pipeline import model as model_mod
 from armsim.cli import output
-from armsim.cli.cmd_model import MODEL_HELP
+from armsim.cli.common import MODEL_HELP
 
 
 class _Unreadable(click.ClickException):

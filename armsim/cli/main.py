@@ -4,7 +4,7 @@ import os
 import pkgutil
 import sys
 
-from armsim._startup import collector_paused
+from armsim.infra.startup import collector_paused
 
 with collector_paused():
     import click

@@ -20,7 +20,7 @@ Terms of `breakdown` (all integers, `total` is their sum):
 * ``wait_states``    per beat (word) loaded from or stored to a region with wait states,
                      e.g. ``flash_wait_states`` for constant data (weights) in flash.
 
-With a board's memory system (`armsim.cpu.memory.MemorySystem`, presets in `armsim.boards`)
+With a board's memory system (`armsim.cpu.memory.MemorySystem`, presets in `armsim.data.boards`)
 instead of flat wait states, ``wait_states`` is replaced by ``data_memory``, ``stack_memory``
 and ``instruction_fetch`` (caches, prefetch, per-memory wait states; see that module).
 

@@ -5,7 +5,7 @@ kernels) is made by `jit`.
   ``add(m, x, 8)`` and ``add(m, x, 16)`` would compile the op (and what it calls) twice; a
   call to a `Dispatcher` is typed with the arguments' plain types, so each function is
   compiled once per plain signature.
-* **Cached** through `armsim._cache` (armsim's locator and stamp, checked files, a lock per
+* **Cached** through `armsim.infra.cache` (armsim's locator and stamp, checked files, a lock per
   function so that concurrent first runs compile it once).
 * ``inline="numba"``: numba's own inlining (the callee's IR copied into each caller and
   typed there), kept for the tiny helpers inside ops; ``inline="llvm"``: compiled once,
@@ -24,7 +24,7 @@ kernels) is made by `jit`.
   Compiled code makes machines only from the borrowed one's arrays (`ops.enter_region`).
 
 `Dispatcher` overrides two methods of numba's dispatcher (an internal interface: numba's
-version is pinned in pyproject.toml; tests/test_cache.py exercises each override).
+version is pinned in pyproject.toml; tests/infra/test_cache.py exercises each override).
 """
 import sys
 
@@ -36,7 +36,7 @@ from numba.core.pythonapi import NativeValue
 from numba.core.registry import CPUDispatcher
 from numba.extending import unbox
 
-from armsim import _cache
+from armsim.infra import cache as _cache
 from armsim.cpu.machine import Machine
 
 

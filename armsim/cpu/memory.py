@@ -5,7 +5,7 @@ wait states.  A `MemorySystem` adds what a real board's memories cost on top, fr
 counted run: per machine region (``flash`` = constant data such as weights, ``sram`` = the
 arena) and the stack, the memory it is placed in (`MemorySystem.placement`), and instruction
 fetch from the memory code runs from.  Every figure is a field of a frozen dataclass whose
-`sources` name the document it comes from (`armsim.boards` builds the presets); a figure no
+`sources` name the document it comes from (`armsim.data.boards` builds the presets); a figure no
 document gave carries a `Range` of the values it could plausibly take (`ranges`).
 
 Terms (added to `cores.breakdown` when a memory system is given; all integers):

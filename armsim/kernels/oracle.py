@@ -1,6 +1,7 @@
 """Plain-numpy oracle per family, written from the vectors' README semantics.
 
-``oracle(case) -> np.int8 array`` (the flat output).  Independent of the counted kernels:
+Each family module names its function here as ORACLE (`armsim.kernels.families.oracle(case)`
+runs it).  Independent of the counted kernels:
 no armsim, whole-array int64 numpy arithmetic; convolutions are a sum over filter taps of
 shifted input planes; the requantization is README's formula; softmax is gemmlowp's
 fixed-point exp / reciprocal written over arrays.
@@ -286,19 +287,7 @@ def elementwise_mul(case):
     return _clamp8(y, case["out_activation_min"], case["out_activation_max"])
 
 
-def oracle(case):
-    """The output of `case` (flat, in the output tensor's layout, the family's OUTPUT_DTYPE,
-    int8 by default): the ORACLE its family module names."""
-    from armsim.kernels.harness import CaseError, family
-    try:
-        fn = family(case.get("family")).ORACLE
-    except CaseError:
-        raise ValueError(f"no oracle for family {case.get('family')!r}") from None
-    dtype = getattr(family(case.get("family")), "OUTPUT_DTYPE", np.int8)
-    return np.asarray(fn(case), dtype).ravel()
-
-
-__all__ = ["oracle", "requantize", "srdhm", "rdbpot"]
+__all__ = ["requantize", "srdhm", "rdbpot"]
 
 
 def transpose_conv(case):

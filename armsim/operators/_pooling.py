@@ -54,5 +54,5 @@ def prepare_pool(model, op, family, function_s16):
                         "padding": {"h": ph, "w": pw}, "activation": {"min": lo, "max": hi}},
         "tflite_padding": "SAME" if o["Padding"] == 0 else "VALID",
     }
-    return Step(op.index, op.op, family, False, case, {"input": inp.index}, out.index,
-                out.shape, extra={"cmsis_function": function_s16} if int16 else {})
+    return Step(op.index, op.op, family, case, {"input": inp.index}, out.index, out.shape,
+                cmsis_function=function_s16 if int16 else None)

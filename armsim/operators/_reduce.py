@@ -83,13 +83,11 @@ def reduce_step(model, op, reducer):
             "element_bytes": 2 if inp.type == "INT16" else 1,
             "input_zp": tensor_zero_point(inp), "output_zp": tensor_zero_point(out),
             "multiplier": multiplier, "shift": shift, "scratch_bytes": scratch}
-    flash = {"input_dims": np.asarray(inp.shape, np.int32),
-             "output_dims": np.asarray(out.shape, np.int32), "axis": axes}
-    extra = {"flash": flash}
-    if inp.type == "INT16":
-        extra["output_dtype"] = "int16"
-    return Step(op.index, op.op, "reduce", True, case, {"input": inp.index}, out.index,
-                out.shape, extra=extra)
+    tables = {"input_dims": np.asarray(inp.shape, np.int32),
+              "output_dims": np.asarray(out.shape, np.int32), "axis": axes}
+    return Step(op.index, op.op, "reduce", case, {"input": inp.index}, out.index, out.shape,
+                reference_only=True, tables=tables,
+                output_dtype="int16" if inp.type == "INT16" else "int8")
 
 
 def run_reference(m, case, addr, tracer=None):

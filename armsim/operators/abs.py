@@ -10,7 +10,7 @@ import numpy as np
 from armsim.kernels.tflm.quantization_util import QuantizationError, quantize_multiplier
 from armsim.operators import EvalGlue, Operator
 from armsim.operators.common import (NotSimulated, Step, case_tag, error, input_tensor,
-                                     int16_output, tensor_scale, tensor_zero_point)
+                                     element_type, tensor_scale, tensor_zero_point)
 
 TYPES = ("FLOAT32", "INT8", "INT16")        # IsAbsSupportedType
 
@@ -52,8 +52,8 @@ def prepare(model, op):
             "size": int(inp.size), "input_offset": tensor_zero_point(inp),
             "output_offset": tensor_zero_point(out), "needs_rescale": int(needs_rescale),
             "multiplier": mult, "shift": shift, "elem": elem}
-    return Step(op.index, op.op, "abs", True, case, {"input": inp.index}, out.index,
-                out.shape, extra=int16_output(elem))
+    return Step(op.index, op.op, "abs", case, {"input": inp.index}, out.index, out.shape,
+                reference_only=True, output_dtype=element_type(elem))
 
 
 def run_reference(m, case, addr, tracer=None):

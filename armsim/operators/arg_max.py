@@ -36,8 +36,8 @@ def arg_step(model, op, is_max):
     case = {"case": case_tag(model, op), "family": op.op.lower(), "is_max": int(is_max),
             "outer": outer, "axis_size": int(inp.shape[axis]), "inner": inner, "rank": rank,
             "axis": given}
-    return Step(op.index, op.op, op.op.lower(), True, case, {"input": inp.index}, out.index,
-                out.shape, extra={"output_dtype": "int32"})
+    return Step(op.index, op.op, op.op.lower(), case, {"input": inp.index}, out.index, out.shape,
+                reference_only=True, output_dtype="int32")
 
 
 def prepare(model, op):

@@ -16,7 +16,7 @@ gets the same operands (ReshapeToFlattenBatchDimsIfPossible, kernels/tflm/batch_
 
 Arena: the persistent transposed tensors (TfLiteEvalTensor, dims array, data) and the
 quantization struct are allocated in Prepare, each rounded up to the arena's 16-byte
-alignment (MicroArenaBufferAlignment); they go in `extra["persistent_bytes"]`.
+alignment (MicroArenaBufferAlignment); they go in the step's `persistent_bytes`.
 Eval glue: no measurement covers these Evals; the body sizes are estimates from the C
 (PopulateEvalData's shape swaps and compression, the param structs), the call counts are
 the code's.  TFLM requests no scratch buffer (arm_fully_connected_s8_get_buffer_size is 0
@@ -139,11 +139,9 @@ def prepare(model, op):
             persistent += (_align(12) + _align(4 + 4 * len(t.shape))
                            + _align(t.size * np.dtype(dtype).itemsize))
     macs = math.prod(expect) * depth_l
-    extra = {"persistent_bytes": persistent}
-    if int16:
-        extra["cmsis_function"] = "arm_batch_matmul_s16"
-    return Step(op.index, op.op, case["family"], False, case, inputs, out.index, out.shape,
-                macs, extra=extra)
+    return Step(op.index, op.op, case["family"], case, inputs, out.index, out.shape, macs,
+                persistent_bytes=persistent,
+                cmsis_function="arm_batch_matmul_s16" if int16 else None)
 
 
 OPERATOR = Operator(

@@ -73,9 +73,10 @@ def batch_space_step(model, op, to_batch):
     extend = (lambda s: list(s) if rank == 4 else [s[0], s[1], 1, s[2]])
     case = {"case": case_tag(model, op), "family": op.op.lower(), "rank": rank,
             "input_shape": extend(inp.shape), "output_shape": extend(out.shape)}
-    step = Step(op.index, op.op, op.op.lower(), True, case,
-                {"inputs": [inp.index, block.index, margins.index]}, out.index, out.shape)
-    step.extra["constants"] = {t.index: np.ascontiguousarray(t.data) for t in (block, margins)}
+    step = Step(op.index, op.op, op.op.lower(), case,
+                {"inputs": [inp.index, block.index, margins.index]}, out.index, out.shape,
+                reference_only=True)
+    step.constants = {t.index: np.ascontiguousarray(t.data) for t in (block, margins)}
     return step
 
 

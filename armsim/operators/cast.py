@@ -28,8 +28,8 @@ def prepare(model, op):
     case = {"case": case_tag(model, op), "family": "cast", "rank": len(inp.shape),
             "size": int(inp.size), "in_bytes": in_bytes, "out_bytes": out_bytes,
             "from": from_c, "to": to_c}
-    return Step(op.index, op.op, "cast", True, case, {"input": inp.index}, out.index,
-                out.shape, extra={"output_dtype": to_c.replace("_t", "")})
+    return Step(op.index, op.op, "cast", case, {"input": inp.index}, out.index, out.shape,
+                reference_only=True, output_dtype=to_c.replace("_t", ""))
 
 
 def run_reference(m, case, addr, tracer=None):

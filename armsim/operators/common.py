@@ -6,14 +6,14 @@ padding.h (ComputePaddingHeightWidth), conv_common.cc / depthwise_conv_common.cc
 structs (input_offset = -input zero point, output_offset = output zero point).
 """
 import os
-from dataclasses import dataclass, field
+from dataclasses import KW_ONLY, dataclass, field
 
 import numpy as np
 import tflite
 
 from armsim.kernels.tflm.quantization_util import QuantizationError, quantize_multiplier
 from armsim.kernels.tflm.quantization_util import tflite_round
-from armsim.model import ModelError
+from armsim.errors import ModelError, NotSimulated
 
 ACTIVATIONS = {0: "NONE", 1: "RELU", 2: "RELU_N1_TO_1", 3: "RELU6"}
 # flatbuffer_conversions.cc ConvertActivation: the schema's codes 4 and 5 are TANH and
@@ -45,23 +45,43 @@ def fused_activation(code):
 
 @dataclass
 class Step:
-    """One operator ready to run."""
+    """One operator ready to run: the case its kernel runs, where its operands come from,
+    and what else its Prepare decided (the fields after `macs`, given by name)."""
     index: int
     op: str
-    family: str                 # harness family, or the reference module for REFERENCE_ONLY
-    reference_only: bool
+    family: str                 # harness family, or the TFLM port's module (reference-only)
     case: dict
     inputs: dict                # case field ("input", "input2", "inputs") -> tensor index
     output: int                 # output tensor index
     output_shape: tuple
     macs: int = 0
-    host: bool = False          # float QUANTIZE/DEQUANTIZE: computed on the host, not simulated
-    extra: dict = field(default_factory=dict)
-
-
-class NotSimulated(Exception):
-    """An op TFLM runs whose variant armsim has no kernel port for (a broadcast ADD, int16
-    activations): TFLM computes it on the host (armsim.tflm_host), marked not simulated."""
+    _: KW_ONLY
+    # TFLM's reference kernel on every path (its Operator's run_reference), not the family's
+    reference_only: bool = False
+    # computed on the host, not simulated: float QUANTIZE / DEQUANTIZE (its Operator's
+    # run_host), or an op TFLM's interpreter runs (`tflm_model`, for `host_reason`)
+    host: bool = False
+    host_reason: str = ""
+    tflm_model: bytes = None
+    # the CMSIS-NN paths: the case they run where it differs from `case`, and the entry
+    # point TFLM's Eval calls for this layer (None: the Operator's cmsis_entry)
+    cmsis_case: dict = None
+    cmsis_function: str = None
+    # why a CMSIS-NN-backed op runs TFLM's reference kernel here (a broadcast)
+    reference_why: str = ""
+    # memory: constant operands (tensor index -> array) and library tables the kernel reads
+    # by name (name -> array), placed in flash; the output's element type; an op with
+    # several outputs: their tensors and element counts, one buffer each
+    constants: dict = field(default_factory=dict)
+    tables: dict = field(default_factory=dict)
+    output_dtype: str = "int8"
+    outputs: list = None
+    output_counts: list = None
+    # the arena: Prepare's persistent buffers besides its OpData (every path, the CMSIS-NN
+    # glue's only) and a scratch buffer only the CMSIS-NN glue requests
+    persistent_bytes: int = 0
+    cmsis_persistent_bytes: int = 0
+    cmsis_scratch_bytes: int = 0
 
 
 def error(model, op, msg):
@@ -196,9 +216,9 @@ def simulated_elem(t, others, what):
     return 1 if t.type == "INT8" else 2
 
 
-def int16_output(elem):
-    """Step.extra for an int16 output buffer (int8, the default, needs none)."""
-    return {"output_dtype": "int16"} if elem == 2 else {}
+def element_type(elem):
+    """The numpy name of an element of `elem` bytes: a Step's `output_dtype`."""
+    return {1: "int8", 2: "int16"}[elem]
 
 
 def require_int8_or_int16(model, op, t, what):
@@ -356,28 +376,26 @@ def binary_step(model, op, a, b, out, case):
     dtype = np.int16 if int16 else np.int8
     if not needs_broadcast(a.shape, b.shape):
         case["block_size"] = out.size
-        extra = {"cmsis_function": f"arm_elementwise_{op.op.lower()}_s16"} if int16 else {}
         inputs = {}
         for name, t in (("input", a), ("input2", b)):
             if t.constant:                      # held in the case, placed like an operand
                 case[name] = np.asarray(t.data).astype(dtype).ravel()
             else:
                 inputs[name] = t.index
-        return Step(op.index, op.op, case["family"], False, case, inputs, out.index, out.shape,
-                    extra=extra)
+        return Step(op.index, op.op, case["family"], case, inputs, out.index, out.shape,
+                    cmsis_function=f"arm_elementwise_{op.op.lower()}_s16" if int16 else None)
     if len(out.shape) > MAX_RANK:
         raise error(model, op, f"broadcasting {list(a.shape)} with {list(b.shape)}: TFLM's "
                                f"BroadcastBinaryOpSimple takes at most {MAX_RANK} dimensions")
     case.update(input1_shape=list(a.shape), input2_shape=list(b.shape),
                 output_shape=list(out.shape), element_bytes=2 if int16 else 1)
-    extra = {"output_dtype": "int16"} if int16 else {}
-    extra["reference_why"] = ("a broadcast: TFLM's CMSIS-NN glue falls back to the reference "
-                              "kernel")
-    constants = {t.index: np.asarray(t.data).astype(dtype) for t in (a, b) if t.constant}
-    if constants:
-        extra["constants"] = constants
-    return Step(op.index, op.op, case["family"], True, case, {"inputs": [a.index, b.index]},
-                out.index, out.shape, extra=extra)
+    return Step(op.index, op.op, case["family"], case, {"inputs": [a.index, b.index]},
+                out.index, out.shape, reference_only=True,
+                reference_why="a broadcast: TFLM's CMSIS-NN glue falls back to the reference "
+                              "kernel",
+                output_dtype="int16" if int16 else "int8",
+                constants={t.index: np.asarray(t.data).astype(dtype) for t in (a, b)
+                           if t.constant})
 
 
 def require_16x8(model, op, inp, out, weights=None):

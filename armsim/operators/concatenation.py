@@ -4,7 +4,7 @@ int16 inputs and output have zero point 0, scales free: the kernel copies raw va
 import numpy as np
 
 from armsim.operators import EvalGlue, Operator
-from armsim.operators.common import (Step, case_tag, error, fused_activation, int16_output,
+from armsim.operators.common import (Step, case_tag, error, fused_activation, element_type,
                                      require_int8_or_int16, tensor_scale, tensor_zero_point)
 
 
@@ -49,9 +49,8 @@ def prepare(model, op):
     case = {"case": case_tag(model, op), "family": "concatenation",
             "outer": outer, "elem": elem,
             "copy_sizes": [int(t.shape[axis]) * inner for t in ins]}
-    return Step(op.index, op.op, "concatenation", True, case,
-                {"inputs": [t.index for t in ins]}, out.index, out.shape,
-                extra=int16_output(elem))
+    return Step(op.index, op.op, "concatenation", case, {"inputs": [t.index for t in ins]},
+                out.index, out.shape, reference_only=True, output_dtype=element_type(elem))
 
 
 def run_reference(m, case, addr, tracer=None):

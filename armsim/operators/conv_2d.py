@@ -47,16 +47,14 @@ def prepare(model, op):
     macs = n * oh * ow * oc * fh * fw * fc
     if int16:
         case.update(family="conv_s16", is_int32_bias=reference_int32)
-        return Step(op.index, op.op, "conv_s16", False, case, {"input": inp.index}, out.index,
-                    out.shape, macs,
-                    extra={"cmsis_case": dict(case, is_int32_bias=cmsis_int32),
-                           "cmsis_function": "arm_convolve_wrapper_s16"})
+        return Step(op.index, op.op, "conv_s16", case, {"input": inp.index}, out.index, out.shape,
+                    macs, cmsis_case=dict(case, is_int32_bias=cmsis_int32),
+                    cmsis_function="arm_convolve_wrapper_s16")
     if int4:
         case["family"] = "conv_s4"
-        return Step(op.index, op.op, "conv_s4", False, case, {"input": inp.index}, out.index,
-                    out.shape, macs, extra={"cmsis_function": "arm_convolve_wrapper_s4"})
-    return Step(op.index, op.op, "conv", False, case, {"input": inp.index}, out.index,
-                out.shape, macs)
+        return Step(op.index, op.op, "conv_s4", case, {"input": inp.index}, out.index, out.shape,
+                    macs, cmsis_function="arm_convolve_wrapper_s4")
+    return Step(op.index, op.op, "conv", case, {"input": inp.index}, out.index, out.shape, macs)
 
 
 OPERATOR = Operator(

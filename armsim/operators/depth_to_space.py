@@ -41,8 +41,8 @@ def depth_space_step(model, op, to_space):
         raise NotSimulated(f"input {inp.describe()} is {inp.type}: armsim simulates int8")
     case = {"case": case_tag(model, op), "family": op.op.lower(), "to_space": int(to_space),
             "block_size": bs, "input_shape": [n, h, w, c], "output_shape": list(shape)}
-    return Step(op.index, op.op, op.op.lower(), True, case, {"input": inp.index}, out.index,
-                out.shape)
+    return Step(op.index, op.op, op.op.lower(), case, {"input": inp.index}, out.index, out.shape,
+                reference_only=True)
 
 
 def prepare(model, op):

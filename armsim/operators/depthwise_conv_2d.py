@@ -39,16 +39,14 @@ def prepare(model, op):
     macs = n * oh * ow * oc * fh * fw
     if int16:
         case["family"] = "depthwise_conv_s16"
-        return Step(op.index, op.op, "depthwise_conv_s16", False, case, {"input": inp.index},
-                    out.index, out.shape, macs,
-                    extra={"cmsis_function": "arm_depthwise_conv_wrapper_s16"})
+        return Step(op.index, op.op, "depthwise_conv_s16", case, {"input": inp.index}, out.index,
+                    out.shape, macs, cmsis_function="arm_depthwise_conv_wrapper_s16")
     if int4:
         case["family"] = "depthwise_conv_s4"
-        return Step(op.index, op.op, "depthwise_conv_s4", False, case, {"input": inp.index},
-                    out.index, out.shape, macs,
-                    extra={"cmsis_function": "arm_depthwise_conv_wrapper_s4"})
-    return Step(op.index, op.op, "depthwise_conv", False, case, {"input": inp.index},
-                out.index, out.shape, macs)
+        return Step(op.index, op.op, "depthwise_conv_s4", case, {"input": inp.index}, out.index,
+                    out.shape, macs, cmsis_function="arm_depthwise_conv_wrapper_s4")
+    return Step(op.index, op.op, "depthwise_conv", case, {"input": inp.index}, out.index,
+                out.shape, macs)
 
 
 OPERATOR = Operator(

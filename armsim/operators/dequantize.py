@@ -18,8 +18,8 @@ def prepare(model, op):
                                f"{list(inp.shape)} ({inp.size})")
     case = {"case": case_tag(model, op), "family": "dequantize",
             "scale": float(tensor_scale(inp)), "zero_point": tensor_zero_point(inp), "size": inp.size}
-    return Step(op.index, op.op, "dequantize", True, case, {"input": inp.index}, out.index,
-                out.shape, host=True)
+    return Step(op.index, op.op, "dequantize", case, {"input": inp.index}, out.index, out.shape,
+                reference_only=True, host=True)
 
 
 def run_host(case, x):

@@ -10,7 +10,7 @@ import numpy as np
 
 from armsim.operators import EvalGlue, Operator
 from armsim.operators.common import (NotSimulated, Step, case_tag, error, input_tensor,
-                                     int16_output, simulated_elem)
+                                     element_type, simulated_elem)
 
 
 def prepare(model, op):
@@ -45,8 +45,8 @@ def prepare(model, op):
     elem = simulated_elem(inp, [], "input")
     case = {"case": case_tag(model, op), "family": "expand_dims", "rank": rank,
             "size": int(inp.size), "elem": elem}
-    return Step(op.index, op.op, "expand_dims", True, case, {"input": inp.index}, out.index,
-                out.shape, extra=int16_output(elem))
+    return Step(op.index, op.op, "expand_dims", case, {"input": inp.index}, out.index, out.shape,
+                reference_only=True, output_dtype=element_type(elem))
 
 
 def run_reference(m, case, addr, tracer=None):

@@ -37,7 +37,7 @@ def prepare(model, op):
         inputs = {"inputs": []}
     else:
         inputs = {"inputs": [value.index]}
-    return Step(op.index, op.op, "fill", True, case, inputs, out.index, out.shape)
+    return Step(op.index, op.op, "fill", case, inputs, out.index, out.shape, reference_only=True)
 
 
 def run_reference(m, case, addr, tracer=None):

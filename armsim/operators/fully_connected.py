@@ -79,14 +79,14 @@ def prepare(model, op):
                                       f"input_scale * filter_scale")
         q, s = convolution_multiplier(model, op, inp, filt, out)
         case["quant_params"] = {"per_channel": False, "multiplier": q, "shift": s}
-    step = Step(op.index, op.op, case["family"], False, case, {"input": inp.index},
-                out.index, out.shape, batches * units * depth)
+    step = Step(op.index, op.op, case["family"], case, {"input": inp.index}, out.index, out.shape,
+                batches * units * depth)
     if int16:
-        step.extra = {"cmsis_function": "arm_fully_connected_s16"}
+        step.cmsis_function = "arm_fully_connected_s16"
         return step
     if int4:                              # always arm_fully_connected_s4 (no 1x1 conv route)
         case["family"] = step.family = "fully_connected_s4"
-        step.extra = {"cmsis_function": "arm_fully_connected_s4"}
+        step.cmsis_function = "arm_fully_connected_s4"
         return step
     if len(out.shape) > 2 and depth % 4 == 0 and tensor_zero_point(filt) == 0:
         # cmsis_nn/fully_connected.cc: an output of more than 2 dims with a depth that is a
@@ -107,8 +107,8 @@ def prepare(model, op):
             "bias_is_null": null, "weights": case["weights"], "bias": bias_v,
             "output_mult": mults, "output_shift": shifts,
         }
-        step.extra = {"cmsis_case": conv, "cmsis_function": "arm_convolve_1x1_s8_fast",
-                      "extra_scratch": 0 if per_channel else 2 * 4 * units}
+        step.cmsis_case, step.cmsis_function = conv, "arm_convolve_1x1_s8_fast"
+        step.cmsis_scratch_bytes = 0 if per_channel else 2 * 4 * units
     return step
 
 

@@ -64,7 +64,7 @@ def prepare(model, op):
         inputs = {"input": inp.index}
     else:
         inputs = {"inputs": [inp.index, coords.index]}
-    return Step(op.index, op.op, "gather", True, case, inputs, out.index, out.shape)
+    return Step(op.index, op.op, "gather", case, inputs, out.index, out.shape, reference_only=True)
 
 
 def run_reference(m, case, addr, tracer=None):

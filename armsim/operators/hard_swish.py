@@ -60,8 +60,8 @@ def prepare(model, op):
             "output_exponent": out_exp,
             "reluish_multiplier": _int16(down_scale_to_int16(rel_mult)),
             "reluish_exponent": rel_exp}
-    return Step(op.index, op.op, "hard_swish", True, case, {"input": inp.index}, out.index,
-                out.shape)
+    return Step(op.index, op.op, "hard_swish", case, {"input": inp.index}, out.index, out.shape,
+                reference_only=True)
 
 
 def run_reference(m, case, addr, tracer=None):

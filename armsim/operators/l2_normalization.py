@@ -39,8 +39,8 @@ def prepare(model, op):
     case = {"case": case_tag(model, op), "family": "l2norm",
             "input_zero_point": tensor_zero_point(inp), "depth": depth,
             "outer_size": int(inp.size) // depth if depth else 0}
-    return Step(op.index, op.op, "l2norm", True, case, {"input": inp.index}, out.index,
-                out.shape)
+    return Step(op.index, op.op, "l2norm", case, {"input": inp.index}, out.index, out.shape,
+                reference_only=True)
 
 
 def run_reference(m, case, addr, tracer=None):

@@ -10,7 +10,7 @@ import numpy as np
 
 from armsim.kernels.tflm.quantization_util import QuantizationError, quantize_multiplier
 from armsim.operators import Operator
-from armsim.operators.common import (Step, error, int16_output, require_int8_or_int16,
+from armsim.operators.common import (Step, error, element_type, require_int8_or_int16,
                                      tensor_scale, tensor_zero_point)
 from armsim.operators.relu import UNARY_GLUE, unary_case, unary_operands
 
@@ -41,8 +41,8 @@ def prepare(model, op):
                       output_offset=tensor_zero_point(out), multiplier_alpha=mult_a,
                       shift_alpha=shift_a, multiplier_identity=mult_i, shift_identity=shift_i,
                       elem=elem)
-    return Step(op.index, op.op, "leaky_relu", True, case, {"input": inp.index}, out.index,
-                out.shape, extra=int16_output(elem))
+    return Step(op.index, op.op, "leaky_relu", case, {"input": inp.index}, out.index, out.shape,
+                reference_only=True, output_dtype=element_type(elem))
 
 
 def run_reference(m, case, addr, tracer=None):

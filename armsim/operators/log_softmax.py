@@ -60,8 +60,8 @@ def prepare(model, op):
             "reverse_scaling_divisor": divisor, "reverse_scaling_right_shift": -divisor_shift,
             "diff_min": -calculate_input_radius(SCALED_DIFF_INTEGER_BITS, left_shift),
             "depth": depth, "outer_size": int(inp.size) // depth if depth else 0}
-    return Step(op.index, op.op, "log_softmax", True, case, {"input": inp.index}, out.index,
-                out.shape)
+    return Step(op.index, op.op, "log_softmax", case, {"input": inp.index}, out.index, out.shape,
+                reference_only=True)
 
 
 def run_reference(m, case, addr, tracer=None):

@@ -88,9 +88,9 @@ def prepare_s16(model, op, family, power_of_two_shifts):
     mult, shift = s16_input_params(model, op, inp, out, power_of_two_shifts)
     case = {"case": case_tag(model, op), "family": family, "size": int(inp.size),
             "multiplier": mult, "left_shift": shift}
-    return Step(op.index, op.op, family, True, case, {"input": inp.index}, out.index,
-                out.shape, extra={"output_dtype": "int16",
-                                  "flash": {"sigmoid_table": SIGMOID_TABLE_UINT16}})
+    return Step(op.index, op.op, family, case, {"input": inp.index}, out.index, out.shape,
+                reference_only=True, output_dtype="int16",
+                tables={"sigmoid_table": SIGMOID_TABLE_UINT16})
 
 
 def prepare(model, op):
@@ -111,8 +111,8 @@ def prepare(model, op):
     case = {"case": case_tag(model, op), "family": "logistic", "size": int(inp.size),
             "input_zp": tensor_zero_point(inp), "radius": radius, "multiplier": mult,
             "left_shift": shift}
-    return Step(op.index, op.op, "logistic", True, case, {"input": inp.index}, out.index,
-                out.shape)
+    return Step(op.index, op.op, "logistic", case, {"input": inp.index}, out.index, out.shape,
+                reference_only=True)
 
 
 def run_reference(m, case, addr, tracer=None):

@@ -14,12 +14,12 @@ counts are the code's: OpContext looks all three tensors up, then Eval again.
 
 int16 (16x8 models): cmsis_nn/maximum_minimum.cc sends int16 to TFLiteOperation<int16_t>,
 the reference kernel, on every path; its operands travel as "inputs" (a constant one in
-flash, profiler's extra["constants"]).
+flash, the step's `constants`).
 """
 import numpy as np
 
 from armsim.operators import EvalGlue, Operator
-from armsim.operators.common import (Step, case_tag, error, input_tensor, int16_output,
+from armsim.operators.common import (Step, case_tag, error, input_tensor, element_type,
                                      require_int8, simulated_elem)
 
 DIMS = "nhwc"
@@ -50,19 +50,18 @@ def prepare_max_min(model, op, family):
             "input_2_dims": dims4(b), "output_dims": dims4(out),
             "tensor_shapes": [list(a.shape), list(b.shape), list(out.shape)]}
     if elem == 2:
-        step = Step(op.index, op.op, family, True, dict(case, elem=elem),
-                    {"inputs": [a.index, b.index]}, out.index, out.shape,
-                    extra=int16_output(elem))
-        step.extra["constants"] = {t.index: np.asarray(t.data).astype(np.int16)
-                                   for t in (a, b) if t.constant}
-        return step
+        return Step(op.index, op.op, family, dict(case, elem=elem),
+                    {"inputs": [a.index, b.index]}, out.index, out.shape, reference_only=True,
+                    output_dtype=element_type(elem),
+                    constants={t.index: np.asarray(t.data).astype(np.int16)
+                               for t in (a, b) if t.constant})
     inputs = {}
     for field, t in (("input", a), ("input2", b)):
         if t.constant:
             case[field] = np.asarray(t.data).astype(np.int8).ravel()
         else:
             inputs[field] = t.index
-    return Step(op.index, op.op, family, False, case, inputs, out.index, out.shape)
+    return Step(op.index, op.op, family, case, inputs, out.index, out.shape)
 
 
 def prepare(model, op):

@@ -56,9 +56,9 @@ def prepare(model, op):
             "input_shape": list(inp.shape), "output_shape": list(out.shape),
             "output_size": int(out.size), "padding_bytes": 4 if pads.type == "INT32" else 8,
             "scratch_bytes": [4 * rank, 4 * rank]}
-    step = Step(op.index, op.op, "mirror_pad", True, case, {"inputs": [inp.index, pads.index]},
-                out.index, out.shape)
-    step.extra["constants"] = {pads.index: np.ascontiguousarray(pads.data)}
+    step = Step(op.index, op.op, "mirror_pad", case, {"inputs": [inp.index, pads.index]},
+                out.index, out.shape, reference_only=True)
+    step.constants = {pads.index: np.ascontiguousarray(pads.data)}
     return step
 
 

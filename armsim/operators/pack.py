@@ -8,7 +8,7 @@ what TFLM would read or write outside a tensor.
 import numpy as np
 
 from armsim.operators import EvalGlue, Operator
-from armsim.operators.common import (NotSimulated, Step, case_tag, error, int16_output,
+from armsim.operators.common import (NotSimulated, Step, case_tag, error, element_type,
                                      simulated_elem)
 
 #: PackImpl / UnpackImpl output types TFLM's Eval switches on
@@ -48,8 +48,8 @@ def prepare(model, op):
     case = {"case": case_tag(model, op), "family": "pack", "rank": len(out.shape),
             "axis": axis, "negative_axis": int(op.options["Axis"] < 0),
             "other_rank": len(ins[0].shape), "outer": outer, "copy": copy, "elem": elem}
-    return Step(op.index, op.op, "pack", True, case, {"inputs": [t.index for t in ins]},
-                out.index, out.shape, extra=int16_output(elem))
+    return Step(op.index, op.op, "pack", case, {"inputs": [t.index for t in ins]}, out.index,
+                out.shape, reference_only=True, output_dtype=element_type(elem))
 
 
 def run_reference(m, case, addr, tracer=None):

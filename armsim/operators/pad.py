@@ -17,7 +17,7 @@ PadEvalInt8 looks them up again and builds one RuntimeShape.
 import numpy as np
 
 from armsim.operators import EvalGlue, Operator
-from armsim.operators.common import (Step, case_tag, error, input_tensor, int16_output,
+from armsim.operators.common import (Step, case_tag, error, input_tensor, element_type,
                                      simulated_elem, tensor_scale, tensor_zero_point)
 
 DIMS = "nhwc"
@@ -66,8 +66,8 @@ def prepare_pad(model, op, with_value):
             "post_pad": dict(zip(DIMS, [b for _, b in p4])), "pad_value": value}
     if elem == 2:       # int16: reference_ops::Pad<int16_t> on every path (cmsis_nn/pad.cc)
         case["elem"] = elem
-    return Step(op.index, op.op, "pad", elem == 2, case, {"input": inp.index}, out.index,
-                out.shape, extra=int16_output(elem))
+    return Step(op.index, op.op, "pad", case, {"input": inp.index}, out.index, out.shape,
+                reference_only=elem == 2, output_dtype=element_type(elem))
 
 
 def run_reference(m, case, addr, tracer=None):

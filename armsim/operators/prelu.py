@@ -8,14 +8,14 @@ Prepare (CalculatePreluParams, int8): output_multiplier_1/shift_1 = QuantizeMult
 scale * (double)alpha scale / (double)output scale (double arithmetic, unlike most
 Prepares), input/alpha offsets = -zero points, output offset = its zero point.  TFLM checks
 no shapes (only DCHECKs rank <= 4); armsim refuses what would index outside a tensor.  A
-constant alpha is placed in flash (profiler: step.extra["constants"]).
+constant alpha is placed in flash (the step's `constants`).
 """
 import numpy as np
 
 from armsim.kernels.tflm.quantization_util import QuantizationError, quantize_multiplier
 from armsim.operators import EvalGlue, Operator
 from armsim.operators.common import (NotSimulated, Step, case_tag, error, input_tensor,
-                                     int16_output, require_int8, require_int8_or_int16,
+                                     element_type, require_int8, require_int8_or_int16,
                                      tensor_scale, tensor_zero_point)
 
 
@@ -56,11 +56,11 @@ def prepare(model, op):
             "alpha_offset": -tensor_zero_point(alpha), "output_offset": tensor_zero_point(out),
             "output_multiplier_1": m1, "output_shift_1": s1, "output_multiplier_2": m2,
             "output_shift_2": s2, "elem": elem}
-    step = Step(op.index, op.op, "prelu", True, case, {"inputs": [inp.index, alpha.index]},
-                out.index, out.shape, extra=int16_output(elem))
+    step = Step(op.index, op.op, "prelu", case, {"inputs": [inp.index, alpha.index]}, out.index,
+                out.shape, reference_only=True, output_dtype=element_type(elem))
     for t, dtype in ((inp, np.int8 if elem == 1 else np.int16), (alpha, np.int8)):
         if t.constant:
-            step.extra.setdefault("constants", {})[t.index] = np.asarray(t.data).astype(dtype)
+            step.constants[t.index] = np.asarray(t.data).astype(dtype)
     return step
 
 

@@ -20,8 +20,8 @@ def prepare(model, op):
     if inp.type == "FLOAT32":
         case = {"case": tag, "family": "quantize", "from": "FLOAT32",
                 "scale": float(tensor_scale(out)), "zero_point": tensor_zero_point(out), "size": out.size}
-        return Step(op.index, op.op, "quantize", True, case, {"input": inp.index}, out.index,
-                    out.shape, host=True)
+        return Step(op.index, op.op, "quantize", case, {"input": inp.index}, out.index, out.shape,
+                    reference_only=True, host=True)
     if inp.type != "INT16":
         require_int8(model, op, inp, "input")
     elif not len(inp.scale):
@@ -33,9 +33,8 @@ def prepare(model, op):
     case = {"case": tag, "family": "quantize", "from": inp.type, "to": out.type,
             "input_zp": tensor_zero_point(inp), "output_zp": tensor_zero_point(out),
             "multiplier": mult, "shift": shift, "size": out.size}
-    extra = {"output_dtype": out.type.lower()} if out.type != "INT8" else {}
-    return Step(op.index, op.op, "quantize", True, case, {"input": inp.index}, out.index,
-                out.shape, extra=extra)
+    return Step(op.index, op.op, "quantize", case, {"input": inp.index}, out.index, out.shape,
+                reference_only=True, output_dtype=out.type.lower())
 
 
 def run_reference(m, case, addr, tracer=None):

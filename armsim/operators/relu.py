@@ -10,7 +10,7 @@ import numpy as np
 from armsim.kernels.tflm.quantization_util import QuantizationError, quantize_multiplier
 from armsim.operators import EvalGlue, Operator
 from armsim.operators.common import (NotSimulated, Step, case_tag, error, input_tensor,
-                                     int16_output, require_int8, require_int8_or_int16,
+                                     element_type, require_int8, require_int8_or_int16,
                                      tensor_scale, tensor_zero_point)
 
 #: Relu/Relu6/LeakyRelu Eval: GetEvalInput, GetEvalOutput, the type switch, two
@@ -58,8 +58,8 @@ def prepare(model, op):
                       output_offset=zp, multiplier=mult, shift=shift,
                       activation_min=max(-(1 << (bits - 1)), zp),
                       activation_max=(1 << (bits - 1)) - 1, elem=elem)
-    return Step(op.index, op.op, "relu", True, case, {"input": inp.index}, out.index,
-                out.shape, extra=int16_output(elem))
+    return Step(op.index, op.op, "relu", case, {"input": inp.index}, out.index, out.shape,
+                reference_only=True, output_dtype=element_type(elem))
 
 
 def run_reference(m, case, addr, tracer=None):

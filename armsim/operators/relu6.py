@@ -10,7 +10,7 @@ import numpy as np
 
 from armsim.operators import Operator
 from armsim.kernels.tflm.quantization_util import tflite_round
-from armsim.operators.common import Step, error, int16_output, tensor_scale, tensor_zero_point
+from armsim.operators.common import Step, error, element_type, tensor_scale, tensor_zero_point
 from armsim.operators.relu import UNARY_GLUE, unary_case, unary_operands
 
 
@@ -33,8 +33,8 @@ def prepare(model, op):
     six = min((1 << (bits - 1)) - 1, max(-(1 << (bits - 1)), int(r) + zp))
     case = unary_case(model, op, inp, "relu6", zero=_cast(zp, bits), six=_cast(six, bits),
                       elem=elem)
-    return Step(op.index, op.op, "relu6", True, case, {"input": inp.index}, out.index,
-                out.shape, extra=int16_output(elem))
+    return Step(op.index, op.op, "relu6", case, {"input": inp.index}, out.index, out.shape,
+                reference_only=True, output_dtype=element_type(elem))
 
 
 def run_reference(m, case, addr, tracer=None):

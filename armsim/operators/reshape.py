@@ -3,7 +3,7 @@ and output are different buffers, of int8 or int16 tensors; the reference kernel
 path."""
 from armsim.operators import EvalGlue, Operator
 from armsim.operators.common import (Step, error, input_tensor, require_int8_or_int16, case_tag,
-                                     int16_output)
+                                     element_type)
 
 
 def prepare(model, op):
@@ -17,8 +17,8 @@ def prepare(model, op):
     elem = require_int8_or_int16(model, op, inp, "input")   # a memcpy of any type
     case = {"case": case_tag(model, op), "family": "reshape",
             "bytes": inp.nbytes}
-    return Step(op.index, op.op, "reshape", True, case, {"input": inp.index}, out.index,
-                out.shape, extra=int16_output(elem))
+    return Step(op.index, op.op, "reshape", case, {"input": inp.index}, out.index, out.shape,
+                reference_only=True, output_dtype=element_type(elem))
 
 
 def run_reference(m, case, addr, tracer=None):

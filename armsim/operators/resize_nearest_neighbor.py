@@ -10,7 +10,7 @@ another shape.  The size is read by the kernel: placed in flash.
 import numpy as np
 
 from armsim.operators import EvalGlue, Operator
-from armsim.operators.common import (Step, case_tag, error, input_tensor, int16_output,
+from armsim.operators.common import (Step, case_tag, error, input_tensor, element_type,
                                      require_int8, require_int8_or_int16)
 
 
@@ -57,9 +57,9 @@ def resize_step(model, op, family):
     case = {"case": case_tag(model, op), "family": family, "input_shape": [n, ih, iw, c],
             "size": [oh, ow], "align_corners": int(o["AlignCorners"]),
             "half_pixel_centers": int(o["HalfPixelCenters"]), "elem": elem}
-    step = Step(op.index, op.op, family, True, case, {"inputs": [inp.index, size.index]},
-                out.index, out.shape, extra=int16_output(elem))
-    step.extra["constants"] = {size.index: np.ascontiguousarray(size.data)}
+    step = Step(op.index, op.op, family, case, {"inputs": [inp.index, size.index]}, out.index,
+                out.shape, reference_only=True, output_dtype=element_type(elem))
+    step.constants = {size.index: np.ascontiguousarray(size.data)}
     return step
 
 

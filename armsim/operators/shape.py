@@ -24,8 +24,8 @@ def prepare(model, op):
         raise NotSimulated(f"input rank {rank}: armsim's port takes up to {MAX_RANK}")
     case = {"case": case_tag(model, op), "family": "shape",
             "dims": [int(d) for d in inp.shape]}
-    return Step(op.index, op.op, "shape", True, case, {"inputs": []}, out.index, out.shape,
-                extra={"output_dtype": "int32"})
+    return Step(op.index, op.op, "shape", case, {"inputs": []}, out.index, out.shape,
+                reference_only=True, output_dtype="int32")
 
 
 def run_reference(m, case, addr, tracer=None):

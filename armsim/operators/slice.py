@@ -11,7 +11,7 @@ import numpy as np
 
 from armsim.operators import EvalGlue, Operator
 from armsim.operators.common import (NotSimulated, Step, case_tag, error, input_tensor,
-                                     int16_output, simulated_elem)
+                                     element_type, simulated_elem)
 
 MAX_DIM = 5
 
@@ -63,8 +63,8 @@ def prepare(model, op):
     case = {"case": case_tag(model, op), "family": "slice", "rank": rank, "ext_shape": ext,
             "start": start, "stop": stop, "size_minus_one": [int(v == -1) for v in sizes],
             "elem": elem}
-    return Step(op.index, op.op, "slice", True, case, {"input": inp.index}, out.index,
-                out.shape, extra=int16_output(elem))
+    return Step(op.index, op.op, "slice", case, {"input": inp.index}, out.index, out.shape,
+                reference_only=True, output_dtype=element_type(elem))
 
 
 def run_reference(m, case, addr, tracer=None):

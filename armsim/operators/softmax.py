@@ -70,22 +70,22 @@ def prepare(model, op):
     row = inp.shape[-1] if inp.shape else 1
     case = {"case": case_tag(model, op), "family": family, "num_rows": inp.size // row,
             "row_size": row}
-    extra = {}
+    persistent = 0
     try:
         if inp.type == "INT16":
             # scale the input diff so that [-65535, 0] covers [-10.0, 0.0]
             mult, shift = quantize_multiplier(float(tensor_scale(inp)) * beta / (10.0 / 65535.0))
             exp_lut, recip_lut = _luts()
             case.update(mult=mult, shift=shift, exp_lut=exp_lut, one_by_one_lut=recip_lut)
-            extra["persistent_bytes"] = 2 * ((2 * LUT_SIZE + ALIGN - 1) // ALIGN * ALIGN)
+            persistent = 2 * ((2 * LUT_SIZE + ALIGN - 1) // ALIGN * ALIGN)
         else:
             bits = 5                                   # kScaledDiffIntegerBits
             mult, left = preprocess_softmax_scaling(beta, float(tensor_scale(inp)), bits)
             case.update(mult=mult, shift=left, diff_min=-calculate_input_radius(bits, left))
     except QuantizationError as e:
         raise error(model, op, str(e)) from None
-    return Step(op.index, op.op, family, False, case, {"input": inp.index}, out.index,
-                out.shape, extra=extra)
+    return Step(op.index, op.op, family, case, {"input": inp.index}, out.index, out.shape,
+                persistent_bytes=persistent)
 
 
 OPERATOR = Operator(

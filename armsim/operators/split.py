@@ -10,7 +10,7 @@ import numpy as np
 
 from armsim.operators import EvalGlue, Operator
 from armsim.operators.common import (NotSimulated, Step, case_tag, error, input_tensor,
-                                     int16_output, simulated_elem)
+                                     element_type, simulated_elem)
 
 TYPES = ("FLOAT32", "INT8", "INT16", "INT32")     # SplitEval's switch (split.cc, split_v.cc)
 
@@ -48,10 +48,9 @@ def split_step(model, op, inp, axis_t, per_output_dims):
     case = {"case": case_tag(model, op), "family": op.op.lower(), "rank": rank,
             "axis": axis, "outer": outer, "per_output_dims": per_output_dims,
             "copy_sizes": [d * inner for d in dims], "elem": elem}
-    return Step(op.index, op.op, op.op.lower(), True, case, {"input": inp.index},
-                outs[0].index, outs[0].shape,
-                extra={"outputs": list(op.outputs), "output_counts": [t.size for t in outs],
-                       **int16_output(elem)})
+    return Step(op.index, op.op, op.op.lower(), case, {"input": inp.index}, outs[0].index,
+                outs[0].shape, reference_only=True, outputs=list(op.outputs),
+                output_counts=[t.size for t in outs], output_dtype=element_type(elem))
 
 
 def prepare(model, op):

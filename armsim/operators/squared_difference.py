@@ -3,7 +3,7 @@ reference kernel on every path, broadcasting as TFLM does (BroadcastBinaryFuncti
 when the input shapes differ).
 
 Prepare (SquaredDifferencePrepare): equal input types (TF_LITE_ENSURE_TYPES_EQ); int8:
-zero points within int8 (armsim.model refuses others for any int8 tensor), left_shift 7,
+zero points within int8 (armsim.pipeline.model refuses others for any int8 tensor), left_shift 7,
 activation range [-128, 127]; int16: every zero point 0 (TF_LITE_ENSURE), left_shift 0,
 range [-32768, 32767]; twice_max_input_scale = 2.0 * (double)max(float scales); input
 multipliers QuantizeMultiplierSmallerThanOneExp(scale / twice); output multiplier
@@ -18,7 +18,7 @@ from armsim.kernels.tflm.quantization_util import (QuantizationError, quantize_m
                                                    quantize_multiplier_smaller_than_one_exp)
 from armsim.operators import EvalGlue, Operator
 from armsim.operators.common import (NotSimulated, Step, case_tag, error, input_tensor,
-                                     int16_output, require_int8_or_int16, tensor_scale,
+                                     element_type, require_int8_or_int16, tensor_scale,
                                      tensor_zero_point)
 
 LEFT_SHIFT = {1: 7, 2: 0}       # by element size: TFLM's left_shift for int8 and int16
@@ -69,17 +69,20 @@ def prepare(model, op):
             "left_shift": LEFT_SHIFT[elem], "input1_multiplier": m1, "input1_shift": sh1,
             "input2_multiplier": m2, "input2_shift": sh2, "output_multiplier": mo,
             "output_shift": sho, "output_offset": tensor_zero_point(out), "elem": elem}
-    step = Step(op.index, op.op, "squared_difference", True, case,
-                {"inputs": [a.index, b.index]}, out.index, out.shape, extra=int16_output(elem))
+    step = Step(op.index, op.op, "squared_difference", case, {"inputs": [a.index, b.index]},
+                out.index, out.shape, reference_only=True, output_dtype=element_type(elem))
     for t in (a, b):
         if t.constant:
-            step.extra.setdefault("constants", {})[t.index] = \
-                np.asarray(t.data).astype(np.int8 if elem == 1 else np.int16)
+            step.constants[t.index] = np.asarray(t.data).astype(np.int8 if elem == 1 else
+                                                                 np.int16)
     return step
 
 
 def run_reference(m, case, addr, tracer=None):
-    from armsim.kernels.tflm import squared_difference
+    """SquaredDifferenceEval: ElementWise, or the broadcast when data->requires_broadcast."""
+    from armsim.kernels.tflm import broadcast_binary, squared_difference
+    if case["input1_shape"] != case["input2_shape"]:
+        return broadcast_binary.run_reference(m, case, addr, tracer)
     return squared_difference.run_reference(m, case, addr, tracer)
 
 

@@ -14,7 +14,7 @@ import math
 import numpy as np
 
 from armsim.operators import EvalGlue, Operator
-from armsim.operators.common import (Step, case_tag, error, input_tensor, int16_output,
+from armsim.operators.common import (Step, case_tag, error, input_tensor, element_type,
                                      simulated_elem)
 
 MAX_DIM = 4                     # strided_slice_common.cc kMaxDim
@@ -132,8 +132,8 @@ def prepare(model, op):
     case = {"case": case_tag(model, op), "family": "strided_slice", "rank": rank,
             "ext_shape": ext, "start": starts, "stop": stops, "strides": strides,
             "elem": elem}
-    return Step(op.index, op.op, "strided_slice", True, case, {"input": inp.index},
-                out.index, out.shape, extra=int16_output(elem))
+    return Step(op.index, op.op, "strided_slice", case, {"input": inp.index}, out.index, out.shape,
+                reference_only=True, output_dtype=element_type(elem))
 
 
 def run_reference(m, case, addr, tracer=None):

@@ -15,7 +15,7 @@ from armsim.kernels.tflm.quantization_util import (QuantizationError,
                                                    quantize_multiplier_smaller_than_one_exp)
 from armsim.operators import EvalGlue, Operator
 from armsim.operators.common import (Step, binary_operands, case_tag, error,
-                                     int16_output, tensor_scale, tensor_zero_point)
+                                     element_type, tensor_scale, tensor_zero_point)
 
 LEFT_SHIFT = {"INT8": 20, "INT16": 15}     # by the output's type
 
@@ -46,12 +46,10 @@ def prepare(model, op):
     if needs_broadcast(a.shape, b.shape):
         case.update(input1_shape=list(a.shape), input2_shape=list(b.shape),
                     output_shape=list(out.shape), element_bytes=elem)
-    step = Step(op.index, op.op, "sub", True, case, {"inputs": [a.index, b.index]},
-                out.index, out.shape, extra=int16_output(elem))
+    step = Step(op.index, op.op, "sub", case, {"inputs": [a.index, b.index]}, out.index, out.shape,
+                reference_only=True, output_dtype=element_type(elem))
     dtype = np.int16 if elem == 2 else np.int8
-    constants = {t.index: np.asarray(t.data).astype(dtype) for t in (a, b) if t.constant}
-    if constants:                       # read from flash
-        step.extra["constants"] = constants
+    step.constants = {t.index: np.asarray(t.data).astype(dtype) for t in (a, b) if t.constant}
     return step
 
 

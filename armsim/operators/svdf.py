@@ -16,7 +16,7 @@ int16) and is updated in place by each invocation.  TFLM's CMSIS-NN glue passes 
 zero point to neither kernel and clamps the feature stage to the int16 range for int8
 state as well (`svdf_params.input_activation = INT16_MIN..INT16_MAX`); its reference
 kernel subtracts the state zero point and clamps to the state type.  armsim follows both
-(CMSIS-NN case in `extra["cmsis_case"]`): they agree when the state zero point is 0 and the
+(CMSIS-NN case in the step's `cmsis_case`): they agree when the state zero point is 0 and the
 feature values fit the state type.
 """
 import numpy as np
@@ -115,8 +115,8 @@ def prepare(model, op):
     cmsis_case = {**case, "svdf_params": {**params, "input_activation": {"min": -32768,
                                                                            "max": 32767}}}
     macs = batch * (filters * input_size + filters * memory)
-    return Step(op.index, op.op, family, False, case, {"input": inp.index}, out.index,
-                out.shape, macs, extra={"cmsis_case": cmsis_case})
+    return Step(op.index, op.op, family, case, {"input": inp.index}, out.index, out.shape, macs,
+                cmsis_case=cmsis_case)
 
 
 OPERATOR = Operator(

@@ -32,8 +32,8 @@ def prepare(model, op):
     case = {"case": case_tag(model, op), "family": "tanh", "size": int(inp.size),
             "input_zp": tensor_zero_point(inp), "radius": radius, "multiplier": mult,
             "left_shift": shift}
-    return Step(op.index, op.op, "tanh", True, case, {"input": inp.index}, out.index,
-                out.shape)
+    return Step(op.index, op.op, "tanh", case, {"input": inp.index}, out.index, out.shape,
+                reference_only=True)
 
 
 def run_reference(m, case, addr, tracer=None):

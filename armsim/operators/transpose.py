@@ -7,7 +7,7 @@ TFLM's CMSIS-NN Eval passes `perm_tensor->dims->data[0]` as num_dims and refuses
 4 (TF_LITE_ENSURE(size <= 4)); armsim refuses rank 5 on every path.  With num_dims 2,
 arm_transpose_s8 swaps rows and columns whatever the permutation: an identity [0, 1]
 TRANSPOSE of an MxN matrix (M, N > 1) comes out transposed on the CMSIS-NN build, while the
-reference kernel copies it; armsim reproduces both (tests/test_ops_transpose_pad.py).
+reference kernel copies it; armsim reproduces both (tests/ops/test_ops_transpose_pad.py).
 
 Eval glue: no measurement covers these Evals; the body sizes are estimates from the C
 (argument set-up, the cmsis_nn_dims fill, the permutation copy), the call counts are the
@@ -15,7 +15,7 @@ code's: the CMSIS-NN Eval reads the perm tensor twice (TransposeEval, then
 TransposeEvalInt8) and builds a RuntimeShape for each of the eight DimsData() reads.
 """
 from armsim.operators import EvalGlue, Operator
-from armsim.operators.common import (Step, case_tag, error, input_tensor, int16_output,
+from armsim.operators.common import (Step, case_tag, error, input_tensor, element_type,
                                      simulated_elem)
 
 DIM_NAMES = ("n", "h", "w", "c")
@@ -49,8 +49,8 @@ def prepare(model, op):
             "transpose_params": {"num_dims": rank, "permutations": perm}}
     if elem == 2:
         case["elem"] = elem
-    return Step(op.index, op.op, "transpose", elem == 2, case, {"input": inp.index},
-                out.index, out.shape, extra=int16_output(elem))
+    return Step(op.index, op.op, "transpose", case, {"input": inp.index}, out.index, out.shape,
+                reference_only=elem == 2, output_dtype=element_type(elem))
 
 
 def run_reference(m, case, addr, tracer=None):

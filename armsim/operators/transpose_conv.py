@@ -10,7 +10,7 @@ total // 2 (`padding`), `padding_offsets` = total // 2 + total % 2.
 TFLM's CMSIS-NN Prepare passes kTfLiteActNone to PopulateConvolutionQuantizationParams,
 so its arm_transpose_conv_wrapper_s8 clamps to the int8 range whatever the fused
 activation; the reference Prepare passes the op's activation.  armsim follows both: the
-CMSIS-NN case (`extra["cmsis_case"]`) has activation [-128, 127], the reference case the
+CMSIS-NN case (the step's `cmsis_case`) has activation [-128, 127], the reference case the
 op's range.  A model with a fused activation therefore differs between the paths, as it
 does on TFLM.
 """
@@ -87,8 +87,8 @@ def prepare(model, op):
     cmsis_case = {**case, "transpose_conv_params": {**params,
                                                     "activation": {"min": -128, "max": 127}}}
     macs = n * ih * iw * ic * fh * fw * oc
-    return Step(op.index, op.op, "transpose_conv", False, case, {"input": inp.index},
-                out.index, out.shape, macs, extra={"cmsis_case": cmsis_case})
+    return Step(op.index, op.op, "transpose_conv", case, {"input": inp.index}, out.index,
+                out.shape, macs, cmsis_case=cmsis_case)
 
 
 OPERATOR = Operator(

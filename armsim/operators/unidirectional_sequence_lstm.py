@@ -26,7 +26,7 @@ test to the reference path).  The CMSIS-NN glue
 (CMSIS_NN_PortOpData) also precomputes per gate the effective biases (arm_vector_sum_s8:
 bias + input_offset x row sums, and -hidden zero point x recurrent row sums) into eight
 persistent buffers of units int32 (16x8: int64, arm_vector_sum_s8_s64;
-`extra["cmsis_persistent_bytes"]`; the family computes the same sums from the case).
+the step's `cmsis_persistent_bytes`; the family computes the same sums from the case).
 16x8: the biases are int64 (EvalLstm<int16_t, int8_t, int16_t, int64_t> and
 CMSIS_NN_PortOpData<int64_t> read them so; TFLM does not check their type, armsim refuses
 another), the weights int8 (TFLM's Eval: "Filter type ... not supported"); zero points are
@@ -202,11 +202,9 @@ def prepare(model, op):
         case[f"{g}_gate_hidden_weights"] = weights_values(model, op, w_rec[g])
         case[f"{g}_gate_bias"] = bias[g].data.ravel().astype(np.int64 if int16 else np.int32)
     macs = n_t * n_b * 4 * n_h * (n_in + n_h)
-    extra = {"cmsis_persistent_bytes": 8 * (8 if int16 else 4) * n_h}
-    if int16:
-        extra["cmsis_function"] = "arm_lstm_unidirectional_s16"
-    return Step(op.index, op.op, family, False, case, {"input": inp.index}, out.index,
-                out.shape, macs, extra=extra)
+    return Step(op.index, op.op, family, case, {"input": inp.index}, out.index, out.shape, macs,
+                cmsis_persistent_bytes=8 * (8 if int16 else 4) * n_h,
+                cmsis_function="arm_lstm_unidirectional_s16" if int16 else None)
 
 
 OPERATOR = Operator(

@@ -8,7 +8,7 @@ blocks at k * num * copy_size + i * copy_size.  armsim refuses what TFLM would r
 outside a tensor, or outputs it would leave unwritten.
 """
 from armsim.operators import EvalGlue, Operator
-from armsim.operators.common import (Step, case_tag, error, input_tensor, int16_output,
+from armsim.operators.common import (Step, case_tag, error, input_tensor, element_type,
                                      simulated_elem)
 from armsim.operators.pack import TYPES, split_dims
 
@@ -31,10 +31,9 @@ def prepare(model, op):
     case = {"case": case_tag(model, op), "family": "unpack", "rank": len(inp.shape),
             "axis": axis, "negative_axis": int(op.options["Axis"] < 0),
             "other_rank": len(outs[0].shape), "outer": outer, "copy": copy, "elem": elem}
-    return Step(op.index, op.op, "unpack", True, case, {"input": inp.index}, outs[0].index,
-                outs[0].shape, extra={"outputs": list(op.outputs),
-                                      "output_counts": [t.size for t in outs],
-                                      **int16_output(elem)})
+    return Step(op.index, op.op, "unpack", case, {"input": inp.index}, outs[0].index,
+                outs[0].shape, reference_only=True, outputs=list(op.outputs),
+                output_counts=[t.size for t in outs], output_dtype=element_type(elem))
 
 
 def run_reference(m, case, addr, tracer=None):

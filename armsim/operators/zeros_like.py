@@ -20,8 +20,8 @@ def prepare(model, op):
         raise NotSimulated(f"input {inp.describe()} is {inp.type}: armsim simulates int8")
     case = {"case": case_tag(model, op), "family": "zeros_like", "rank": len(inp.shape),
             "size": int(inp.size)}
-    return Step(op.index, op.op, "zeros_like", True, case, {"inputs": []}, out.index,
-                out.shape)
+    return Step(op.index, op.op, "zeros_like", case, {"inputs": []}, out.index, out.shape,
+                reference_only=True)
 
 
 def run_reference(m, case, addr, tracer=None):

@@ -6,7 +6,7 @@
 Writes ``isa.npz`` (per case ``<name>:in`` and ``<name>:out``: the packed input and output
 fields of each operand set, `harness.pack`) and ``isa.json`` (per case the snippet, the
 field lists and the operand-set count; the toolchain and QEMU versions).  With ``--only``
-the named cases are re-recorded and the others kept.  tests/test_isa_mve.py checks armsim
+the named cases are re-recorded and the others kept.  tests/cpu/test_isa_mve.py checks armsim
 against these files without QEMU.
 """
 import argparse

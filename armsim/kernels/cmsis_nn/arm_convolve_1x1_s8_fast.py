@@ -28,7 +28,7 @@ from .arm_s8_to_s16_unordered_with_offset import arm_s8_to_s16_unordered_with_of
 from .read_and_pad_reordered import read_and_pad_reordered
 
 # the gcc builds' instructions read off gcc 12.2 -O2's disassembly (the armclang model keeps
-# its fitted ops; tests/test_fitted.py exempts a module with this mark)
+# its fitted ops; tests/kernels/test_fitted.py exempts a module with this mark)
 DISASSEMBLED = "CMSIS-NN 99f736a, arm-none-eabi-gcc 12.2 -O2, -mcpu=cortex-m4 / cortex-m3"
 
 ARG_ERROR = -1

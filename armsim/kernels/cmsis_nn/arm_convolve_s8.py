@@ -48,7 +48,7 @@ from .arm_q7_to_q15_with_offset import arm_q7_to_q15_with_offset
 from .arm_s8_to_s16_unordered_with_offset import arm_s8_to_s16_unordered_with_offset
 
 # instruction order and stack traffic read off gcc 12.2 -O2's disassembly, not fitted
-# (tests/test_fitted.py exempts a module with this mark from the fitted-ops rule)
+# (tests/kernels/test_fitted.py exempts a module with this mark from the fitted-ops rule)
 DISASSEMBLED = "CMSIS-NN 99f736a, arm-none-eabi-gcc 12.2 -O2, -mcpu=cortex-m4 / cortex-m3"
 
 ARG_ERROR = -1

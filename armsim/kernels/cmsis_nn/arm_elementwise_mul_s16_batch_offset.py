@@ -15,7 +15,7 @@ the odd element; the output advanced by (batch_offset - 1) * block_size per batc
 Both builds follow gcc 12.2 -O2's disassembly of this file (CMSIS-NN 99f736a, -mcpu=cortex-m4
 and -mcpu=cortex-m3) instruction for instruction, the stack traffic included, with the
 branches gcc makes on the shift's sign and the quotients' signs.  No measured case of it is
-in ../shared; the compiled objects executed on the lstm_*_s16 vectors (tests/test_ops_lstm_s16.py
+in ../shared; the compiled objects executed on the lstm_*_s16 vectors (tests/ops/test_unidirectional_sequence_lstm_int16.py
 MEASURED) give the LSTM call's totals armsim counts, to the instruction.
 """
 from armsim.cpu.kernel import kernel
@@ -57,7 +57,7 @@ from armsim.cpu.ops import (
 from armsim.kernels.minmax import max_lt, min_ge
 
 # instruction order and stack traffic read off gcc 12.2 -O2's disassembly, not fitted
-# (tests/test_fitted.py exempts a module with this mark from the fitted-ops rule)
+# (tests/kernels/test_fitted.py exempts a module with this mark from the fitted-ops rule)
 DISASSEMBLED = "CMSIS-NN 99f736a, arm-none-eabi-gcc 12.2 -O2, -mcpu=cortex-m4 / cortex-m3"
 
 Q15_MIN, Q15_MAX = -32768, 32767

@@ -16,7 +16,7 @@ Control flow, argument marshalling and stack traffic: gcc 12.2 -O2's disassembly
 (CMSIS-NN 99f736a, -mcpu=cortex-m4 and -mcpu=cortex-m3), which differs from the int8 file's
 in the pointer arithmetic (MUL / ADD ..LSL #1 for int16 where the int8 code has MLA) and the
 register allocation.  No measured case of it is in ../shared; the compiled objects executed on the three
-lstm_*_s16 vectors (tests/test_ops_lstm_s16.py MEASURED) give the totals armsim counts.  Struct-field loads are
+lstm_*_s16 vectors (tests/ops/test_unidirectional_sequence_lstm_int16.py MEASURED) give the totals armsim counts.  Struct-field loads are
 stack-slot loads (as in the int8 port); gcc's LDM / STM copying the 4-word context are
 `ldm_sp` / `stm_sp`.
 """
@@ -54,7 +54,7 @@ from .arm_nn_lstm_step_s8 import (
 from .arm_nn_lstm_step_s16 import arm_nn_lstm_step_s16
 
 # instruction order and stack traffic read off gcc 12.2 -O2's disassembly, not fitted
-# (tests/test_fitted.py exempts a module with this mark from the fitted-ops rule)
+# (tests/kernels/test_fitted.py exempts a module with this mark from the fitted-ops rule)
 DISASSEMBLED = "CMSIS-NN 99f736a, arm-none-eabi-gcc 12.2 -O2, -mcpu=cortex-m4 / cortex-m3"
 
 

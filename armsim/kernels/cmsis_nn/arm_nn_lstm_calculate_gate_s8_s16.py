@@ -42,7 +42,7 @@ from .arm_nn_activation_s16 import arm_nn_activation_s16
 from .arm_nn_vec_mat_mul_result_acc_s8_s16 import arm_nn_vec_mat_mul_result_acc_s8_s16
 
 # instruction order and stack traffic read off gcc 12.2 -O2's disassembly, not fitted
-# (tests/test_fitted.py exempts a module with this mark from the fitted-ops rule)
+# (tests/kernels/test_fitted.py exempts a module with this mark from the fitted-ops rule)
 DISASSEMBLED = "CMSIS-NN 99f736a, arm-none-eabi-gcc 12.2 -O2, -mcpu=cortex-m4 / cortex-m3"
 
 GATE_INPUT_MULTIPLIER, GATE_INPUT_SHIFT, GATE_INPUT_WEIGHTS, GATE_INPUT_BIAS = 0, 1, 2, 3

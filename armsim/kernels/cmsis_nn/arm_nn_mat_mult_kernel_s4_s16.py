@@ -20,7 +20,7 @@ loop keeps packed_ip_a0/a1, one accumulator and col_count in stack slots (4 LDR 
 step, `fitted_*`: read off the objdump, not a whole-function transcription).  The rest
 (requantize/clamp/store, channel setup, the left-over rows) is the C's operations without
 gcc's spills.  Measured on conv_s4_3x3_8x8x16_o16_s1_p1 (arm_convolve_s4 called directly,
-tests/test_ops_conv_s4.py): 572,625 vs 600,314 dsp_O2 (-4.6%), 494,473 vs 515,020 scalar_O2
+tests/ops/test_conv_2d_int4.py): 572,625 vs 600,314 dsp_O2 (-4.6%), 494,473 vs 515,020 scalar_O2
 (-4.0%); SMLAD/SXTB16/ROR/PKHBT/PKHTB/UXTB/BFI/ORR (dsp) and LDRSB/SBFX/STRH (scalar) equal
 the measured histograms.
 """

@@ -35,7 +35,7 @@ from armsim.kernels.minmax import max_lt, min_ge
 from .arm_nn_requantize import requantize_inlined
 
 # instruction order and stack traffic read off gcc 12.2 -O2's disassembly, not fitted
-# (tests/test_fitted.py exempts a module with this mark from the fitted-ops rule)
+# (tests/kernels/test_fitted.py exempts a module with this mark from the fitted-ops rule)
 DISASSEMBLED = "CMSIS-NN 99f736a, arm-none-eabi-gcc 12.2 -O2, -mcpu=cortex-m4 / cortex-m3"
 
 

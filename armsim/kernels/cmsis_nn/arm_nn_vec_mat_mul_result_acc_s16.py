@@ -19,7 +19,7 @@ time, every column an SMLAL, the clamp on the int64 result (CMN / SBCS).
 Both builds follow gcc 12.2 -O2's disassembly of this file (CMSIS-NN 99f736a, -mcpu=cortex-m4
 and -mcpu=cortex-m3) instruction for instruction, the stack traffic included.  ../shared/reference
 has no lstm_s16 case; executing the compiled objects on the three lstm_*_s16 vectors (Unicorn,
-see tests/test_ops_lstm_s16.py MEASURED) gives the whole call's totals armsim counts, to the
+see tests/ops/test_unidirectional_sequence_lstm_int16.py MEASURED) gives the whole call's totals armsim counts, to the
 instruction, on both builds, SMLALBB in the DSP build's tail columns included.
 """
 from armsim.cpu.kernel import kernel
@@ -68,7 +68,7 @@ from armsim.cpu.ops import (
 from armsim.kernels.minmax import max_lt, min_ge
 
 # instruction order and stack traffic read off gcc 12.2 -O2's disassembly, not fitted
-# (tests/test_fitted.py exempts a module with this mark from the fitted-ops rule)
+# (tests/kernels/test_fitted.py exempts a module with this mark from the fitted-ops rule)
 DISASSEMBLED = "CMSIS-NN 99f736a, arm-none-eabi-gcc 12.2 -O2, -mcpu=cortex-m4 / cortex-m3"
 
 Q15_MIN, Q15_MAX = -32768, 32767

@@ -21,7 +21,7 @@ from armsim.cpu.ops import (IM2COL, add, asr, b, bcc, bx, cmp, enter_region, ldr
 from .arm_s8_to_s16_unordered_with_offset import widen_left_over
 
 # instruction order and stack traffic read off gcc 12.2 -O2's disassembly, not fitted
-# (tests/test_fitted.py exempts a module with this mark from the fitted-ops rule)
+# (tests/kernels/test_fitted.py exempts a module with this mark from the fitted-ops rule)
 DISASSEMBLED = "CMSIS-NN 99f736a, arm-none-eabi-gcc 12.2 -O2, -mcpu=cortex-m4 / cortex-m3"
 
 

@@ -19,7 +19,7 @@ from armsim.cpu.ops import (IM2COL, add, and_, asr, b, bcc, cmp, enter_region, i
                             uxth)
 
 # instruction order and stack traffic read off gcc 12.2 -O2's disassembly, not fitted
-# (tests/test_fitted.py exempts a module with this mark from the fitted-ops rule)
+# (tests/kernels/test_fitted.py exempts a module with this mark from the fitted-ops rule)
 DISASSEMBLED = "CMSIS-NN 99f736a, arm-none-eabi-gcc 12.2 -O2, -mcpu=cortex-m4"
 
 

@@ -3,7 +3,7 @@ from armsim.cpu.kernel import run
 from armsim.kernels.cmsis_nn.arm_avgpool_get_buffer_sizes_s8 import buffer_size_host
 from armsim.kernels.cmsis_nn.arm_avgpool_s8 import arm_avgpool_s8
 from armsim.kernels.families.maxpool import pool_args
-from armsim.kernels.harness import CaseError
+from armsim.errors import CaseError
 from armsim.kernels import oracle
 from armsim.kernels.tflm.avgpool import run_reference  # noqa: F401 (the reference path)
 

@@ -5,7 +5,7 @@ import numpy as np
 from armsim.cpu.kernel import run
 from armsim.kernels.cmsis_nn.arm_avgpool_s16 import arm_avgpool_s16
 from armsim.kernels.families.maxpool import pool_args
-from armsim.kernels.harness import CaseError
+from armsim.errors import CaseError
 from armsim.kernels.oracle_s16 import avgpool_s16
 from armsim.kernels.tflm.avgpool import run_reference_s16 as run_reference  # noqa: F401
 

@@ -12,7 +12,7 @@ import numpy as np
 from armsim.cpu.kernel import run
 from armsim.kernels.cmsis_nn import arm_nn_types as types
 from armsim.kernels.cmsis_nn.arm_batch_matmul_s8 import arm_batch_matmul_s8
-from armsim.kernels.harness import CaseError
+from armsim.errors import CaseError
 from armsim.kernels.oracle import requantize
 from armsim.kernels.tflm.batch_matmul import eval_transposes, run_reference  # noqa: F401
 

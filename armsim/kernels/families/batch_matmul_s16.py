@@ -11,7 +11,7 @@ import numpy as np
 from armsim.cpu.kernel import run
 from armsim.kernels.cmsis_nn import arm_nn_types as types
 from armsim.kernels.cmsis_nn.arm_batch_matmul_s16 import arm_batch_matmul_s16
-from armsim.kernels.harness import CaseError
+from armsim.errors import CaseError
 from armsim.kernels.oracle_s16 import batch_matmul_s16
 from armsim.kernels.tflm.batch_matmul import eval_transposes
 from armsim.kernels.tflm.batch_matmul import run_reference  # noqa: F401 (the reference path)

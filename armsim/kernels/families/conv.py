@@ -17,7 +17,7 @@ from armsim.kernels.cmsis_nn.arm_convolve_1x1_s8_fast import arm_convolve_1x1_s8
 from armsim.kernels.cmsis_nn.arm_convolve_get_buffer_sizes_s8 import buffer_size_for
 from armsim.kernels.cmsis_nn.arm_convolve_s8 import arm_convolve_s8
 from armsim.kernels.cmsis_nn.arm_convolve_wrapper_s8 import call_convolve_wrapper_s8
-from armsim.kernels.harness import CaseError
+from armsim.errors import CaseError
 from armsim.kernels import oracle
 from armsim.kernels.tflm.conv import run_reference  # noqa: F401 (the reference path)
 

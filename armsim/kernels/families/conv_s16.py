@@ -8,7 +8,7 @@ from armsim.kernels.cmsis_nn import arm_nn_types as types
 from armsim.kernels.cmsis_nn.arm_convolve_s16 import (arm_convolve_s16,
                                                       arm_convolve_s16_get_buffer_size,
                                                       arm_convolve_wrapper_s16)
-from armsim.kernels.harness import CaseError
+from armsim.errors import CaseError
 from armsim.kernels.oracle_s16 import conv_s16
 from armsim.kernels.tflm.conv_s16 import is_int32_bias, run_reference  # noqa: F401
 

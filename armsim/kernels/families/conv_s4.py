@@ -18,7 +18,7 @@ from armsim.kernels.cmsis_nn.arm_convolve_1_x_n_s4 import arm_convolve_1_x_n_s4
 from armsim.kernels.cmsis_nn.arm_convolve_1x1_s4 import arm_convolve_1x1_s4
 from armsim.kernels.cmsis_nn.arm_convolve_1x1_s4_fast import arm_convolve_1x1_s4_fast
 from armsim.kernels.cmsis_nn.arm_convolve_s4 import arm_convolve_s4
-from armsim.kernels.harness import CaseError
+from armsim.errors import CaseError
 from armsim.kernels.tflm import conv_s4 as tflm_conv_s4
 
 WRAPPER = "arm_convolve_wrapper_s4"

@@ -58,7 +58,7 @@ def _opt_chain(status, dsp):
 
 
 def run_cmsis(m, case, addr, function, tracer):
-    from armsim.kernels.harness import CaseError
+    from armsim.errors import CaseError
     function = function or WRAPPER
     if function not in FUNCTIONS:
         raise CaseError(f"unknown depthwise function {function!r} (known: {', '.join(FUNCTIONS)})")

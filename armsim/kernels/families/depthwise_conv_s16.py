@@ -12,7 +12,7 @@ from armsim.kernels.cmsis_nn.arm_depthwise_conv_fast_s16 import (TAIL_CALL_GENER
 from armsim.kernels.cmsis_nn.arm_depthwise_conv_s16 import arm_depthwise_conv_s16
 from armsim.kernels.cmsis_nn.arm_depthwise_conv_wrapper_s16 import (
     KERNEL_FAST, call_depthwise_conv_wrapper_s16)
-from armsim.kernels.harness import CaseError
+from armsim.errors import CaseError
 from armsim.kernels.oracle_s16 import depthwise_conv_s16
 from armsim.kernels.tflm.depthwise_conv_s16 import run_reference  # noqa: F401
 

@@ -15,7 +15,7 @@ from armsim.kernels.cmsis_nn.arm_depthwise_conv_s4 import arm_depthwise_conv_s4
 from armsim.kernels.cmsis_nn.arm_depthwise_conv_s4_opt import arm_depthwise_conv_s4_opt
 from armsim.kernels.cmsis_nn.arm_depthwise_conv_wrapper_s4 import (
     DISPATCH_OPT, call_depthwise_conv_wrapper_s4)
-from armsim.kernels.harness import CaseError
+from armsim.errors import CaseError
 from armsim.kernels.tflm import depthwise_conv_s4 as tflm_dw_s4
 
 WRAPPER = "arm_depthwise_conv_wrapper_s4"

@@ -3,7 +3,7 @@ import numpy as np
 
 from armsim.cpu.kernel import run
 from armsim.kernels.cmsis_nn.arm_elementwise_add_s16 import arm_elementwise_add_s16
-from armsim.kernels.harness import CaseError
+from armsim.errors import CaseError
 from armsim.kernels.oracle_s16 import elementwise_add_s16
 from armsim.kernels.tflm.elementwise_add_s16 import run_reference  # noqa: F401 (reference path)
 

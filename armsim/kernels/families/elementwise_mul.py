@@ -1,7 +1,7 @@
 """Element-wise multiply: arm_elementwise_mul_s8 (no scratch buffer)."""
 from armsim.cpu.kernel import run
 from armsim.kernels.cmsis_nn.arm_elementwise_mul_s8 import arm_elementwise_mul_s8
-from armsim.kernels.harness import CaseError
+from armsim.errors import CaseError
 from armsim.kernels import oracle
 from armsim.kernels.tflm.elementwise_mul import run_reference  # noqa: F401 (the reference path)
 

@@ -3,7 +3,7 @@ import numpy as np
 
 from armsim.cpu.kernel import run
 from armsim.kernels.cmsis_nn.arm_elementwise_mul_s16 import arm_elementwise_mul_s16
-from armsim.kernels.harness import CaseError
+from armsim.errors import CaseError
 from armsim.kernels.oracle_s16 import elementwise_mul_s16
 from armsim.kernels.tflm import elementwise_mul as _tflm_mul
 

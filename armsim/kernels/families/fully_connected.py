@@ -10,7 +10,7 @@ from armsim.kernels.cmsis_nn.arm_fully_connected_get_buffer_sizes_s8 import \
 from armsim.kernels.cmsis_nn.arm_fully_connected_per_channel_s8 import arm_fully_connected_per_channel_s8
 from armsim.kernels.cmsis_nn.arm_fully_connected_s8 import arm_fully_connected_s8
 from armsim.kernels.cmsis_nn.arm_fully_connected_wrapper_s8 import call_fully_connected_wrapper_s8
-from armsim.kernels.harness import CaseError
+from armsim.errors import CaseError
 from armsim.kernels.tflm.fully_connected import run_reference  # noqa: F401 (the reference path)
 
 FUNCTIONS = ("arm_fully_connected_s8", "arm_fully_connected_per_channel_s8",

@@ -7,7 +7,7 @@ from armsim.cpu.kernel import run
 from armsim.kernels.cmsis_nn import arm_nn_types as types
 from armsim.kernels.cmsis_nn.arm_fully_connected_s16 import (arm_fully_connected_s16,
                                                              arm_fully_connected_s16_get_buffer_size)
-from armsim.kernels.harness import CaseError
+from armsim.errors import CaseError
 from armsim.kernels.oracle_s16 import fully_connected_s16
 from armsim.kernels.tflm.fully_connected_s16 import run_reference  # noqa: F401 (reference path)
 

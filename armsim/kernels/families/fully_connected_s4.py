@@ -12,7 +12,7 @@ from armsim.cpu.kernel import run
 from armsim.kernels import oracle
 from armsim.kernels.cmsis_nn import arm_nn_types as types
 from armsim.kernels.cmsis_nn.arm_fully_connected_s4 import arm_fully_connected_s4
-from armsim.kernels.harness import CaseError
+from armsim.errors import CaseError
 from armsim.kernels.tflm.fully_connected_s4 import (reference_buffer_size,  # noqa: F401
                                                      run_reference)
 

@@ -22,7 +22,7 @@ from armsim.kernels.cmsis_nn.arm_lstm_unidirectional_s8 import (
 )
 from armsim.kernels.cmsis_nn.arm_nn_activation_s16 import ARM_SIGMOID, ARM_TANH
 from armsim.kernels.cmsis_nn.arm_nn_tables import SIGMOID_TABLE_UINT16
-from armsim.kernels.harness import CaseError
+from armsim.errors import CaseError
 from armsim.kernels.oracle_lstm import GATES, effective_biases, lstm
 from armsim.kernels.tflm.lstm import (  # noqa: F401
     reference_buffer_size,

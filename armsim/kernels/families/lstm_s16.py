@@ -22,7 +22,7 @@ from armsim.kernels.families.lstm import (  # noqa: F401
     output_count,
     params_tuple,
 )
-from armsim.kernels.harness import CaseError
+from armsim.errors import CaseError
 from armsim.kernels.oracle_lstm import GATES, effective_biases, lstm_s16
 from armsim.kernels.tflm.lstm import scratch_addresses
 from armsim.kernels.tflm.lstm_s16 import (  # noqa: F401

@@ -1,7 +1,7 @@
 """Max pooling: arm_max_pool_s8 (no scratch buffer)."""
 from armsim.cpu.kernel import run
 from armsim.kernels.cmsis_nn.arm_max_pool_s8 import arm_max_pool_s8
-from armsim.kernels.harness import CaseError
+from armsim.errors import CaseError
 from armsim.kernels import oracle
 from armsim.kernels.tflm.maxpool import run_reference  # noqa: F401 (the reference path)
 

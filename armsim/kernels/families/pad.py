@@ -3,7 +3,7 @@ import numpy as np
 
 from armsim.cpu.kernel import run
 from armsim.kernels.cmsis_nn.arm_pad_s8 import arm_pad_s8
-from armsim.kernels.harness import CaseError
+from armsim.errors import CaseError
 from armsim.kernels.tflm.pad import run_reference  # noqa: F401 (the reference path)
 
 FUNCTIONS = ("arm_pad_s8",)

@@ -2,7 +2,7 @@
 from armsim.cpu.kernel import run
 from armsim.kernels.cmsis_nn.arm_nn_softmax_common_s8 import arm_nn_softmax_common_s8
 from armsim.kernels.cmsis_nn.arm_softmax_s8 import arm_softmax_s8
-from armsim.kernels.harness import CaseError
+from armsim.errors import CaseError
 from armsim.kernels import oracle
 from armsim.kernels.tflm.softmax import run_reference  # noqa: F401 (the reference path)
 

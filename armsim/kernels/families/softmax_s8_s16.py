@@ -7,7 +7,7 @@ import numpy as np
 
 from armsim.cpu.kernel import run
 from armsim.kernels.cmsis_nn.arm_softmax_s8_s16 import arm_softmax_s8_s16
-from armsim.kernels.harness import CaseError
+from armsim.errors import CaseError
 from armsim.kernels.oracle_s16 import softmax_s8_s16
 from armsim.kernels.tflm.softmax import run_reference_s8_s16 as run_reference  # noqa: F401
 

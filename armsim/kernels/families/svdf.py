@@ -13,7 +13,7 @@ from armsim.cpu.kernel import run
 from armsim.kernels import oracle
 from armsim.kernels.cmsis_nn import arm_nn_types as types
 from armsim.kernels.cmsis_nn.arm_svdf_s8 import arm_svdf_s8
-from armsim.kernels.harness import CaseError
+from armsim.errors import CaseError
 from armsim.kernels.tflm.svdf import (  # noqa: F401
     reference_buffer_size,
     reference_buffer_sizes,

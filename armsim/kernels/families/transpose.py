@@ -3,7 +3,7 @@ import numpy as np
 
 from armsim.cpu.kernel import run
 from armsim.kernels.cmsis_nn.arm_transpose_s8 import arm_transpose_s8
-from armsim.kernels.harness import CaseError
+from armsim.errors import CaseError
 from armsim.kernels.tflm.transpose import run_reference, shapes  # noqa: F401 (reference path)
 
 FUNCTIONS = ("arm_transpose_s8",)

@@ -21,7 +21,7 @@ from armsim.kernels.cmsis_nn.arm_transpose_conv_s8 import arm_transpose_conv_s8
 from armsim.kernels.cmsis_nn.arm_transpose_conv_wrapper_s8 import (
     arm_transpose_conv_wrapper_s8,
 )
-from armsim.kernels.harness import CaseError
+from armsim.errors import CaseError
 from armsim.kernels.tflm.transpose_conv import reference_buffer_size, run_reference  # noqa: F401
 
 WRAPPER = "arm_transpose_conv_wrapper_s8"

@@ -46,6 +46,7 @@ from armsim.kernels.minmax import max_lt, min_ge
 from armsim.kernels.tflm.common import MBQM, MultiplyByQuantizedMultiplier
 from armsim.kernels.tflm.squared_difference import (_divide_by_pot, _high_mul,
                                                     _squared_difference)
+from armsim.kernels.tflm.squared_difference import params as squared_difference_params
 
 MAX_RANK = 8                        # BroadcastBinaryOpSimple's kMaxRank
 INT32_MIN = -(2**31)
@@ -501,9 +502,14 @@ def run_broadcast(m, func, element_bytes, inputs, output, shapes, params, tracer
 
 
 def run_reference(m, case, addr, tracer=None):
-    """A broadcast ADD / MUL / SUB case (operators/add.py, mul.py, sub.py): the operands at
-    addr["inputs"]."""
+    """A broadcast ADD / MUL / SUB / SQUARED_DIFFERENCE case (operators/add.py, mul.py, sub.py,
+    squared_difference.py): the operands at addr["inputs"]."""
     family = case["family"]
+    if family == "squared_difference":
+        q_max = 127 if case["elem"] == 1 else 32767
+        return run_broadcast(m, SQUARED_DIFFERENCE, case["elem"], addr["inputs"], addr["output"],
+                             (case["input1_shape"], case["input2_shape"], case["output_shape"]),
+                             squared_difference_params(case) + (-q_max - 1, q_max), tracer)
     func = SUB if family == "sub" else ADD if family.startswith("elementwise_add") else MUL
     c = case
     params = (c["input_1_offset"], c["input_2_offset"], c.get("left_shift", 0),

@@ -53,7 +53,7 @@ def reference_buffer_size(case):
 
 def run_reference(m, case, addr, tracer):
     if case["quant_params"]["per_channel"]:
-        from armsim.kernels.harness import CaseError
+        from armsim.errors import CaseError
         raise CaseError(f"{case.get('case', '?')}: FULLY_CONNECTED int4 reference is per-tensor "
                         "here (per-channel int4 is not ported)")
     run(UnpackDenseInt4IntoInt8, m, addr["packed_weights"], reference_buffer_size(case),

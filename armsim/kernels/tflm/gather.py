@@ -88,7 +88,7 @@ def epilogue(m):
 
 def run_reference(m, case, addr, tracer=None):
     from armsim.cpu import machine
-    from armsim.kernels.harness import CaseError
+    from armsim.errors import CaseError
     batch, outer_size, coord_size = case["batch_size"], case["outer_size"], case["coord_size"]
     axis_size, inner = case["axis_size"], case["inner_size"]
     if "coords" in case:

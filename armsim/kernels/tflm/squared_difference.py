@@ -184,20 +184,18 @@ def elementwise(m, input1_data, input2_data, output_data, size, input1_offset, i
     return 0
 
 
+def params(case):
+    """The kernel's parameters from a case (operators/squared_difference.py's Prepare)."""
+    return (case["input1_offset"], case["input2_offset"], case["left_shift"],
+            case["input1_multiplier"], case["input1_shift"], case["input2_multiplier"],
+            case["input2_shift"], case["output_multiplier"], case["output_shift"],
+            case["output_offset"])
+
+
 def run_reference(m, case, addr, tracer=None):
-    params = (case["input1_offset"], case["input2_offset"], case["left_shift"],
-              case["input1_multiplier"], case["input1_shift"], case["input2_multiplier"],
-              case["input2_shift"], case["output_multiplier"], case["output_shift"],
-              case["output_offset"])
+    """Inputs of one shape (a broadcast runs kernels/tflm/broadcast_binary.py)."""
     elem = case["elem"]
-    if case["input1_shape"] != case["input2_shape"]:     # data->requires_broadcast
-        from armsim.kernels.tflm import broadcast_binary  # (it imports this module)
-        q_max = 127 if elem == 1 else 32767
-        return broadcast_binary.run_broadcast(
-            m, broadcast_binary.SQUARED_DIFFERENCE, elem, addr["inputs"], addr["output"],
-            (case["input1_shape"], case["input2_shape"], case["output_shape"]),
-            params + (-q_max - 1, q_max), tracer)
     a, b = addr["inputs"]
-    run(elementwise, m, a, b, addr["output"], case["size"], *params, elem, tracer=tracer)
+    run(elementwise, m, a, b, addr["output"], case["size"], *params(case), elem, tracer=tracer)
     return [f"tflite::reference_integer_ops::ElementWise<int{8 * elem}_t> (SquaredDifference)",
             "tflite::MultiplyByQuantizedMultiplier"]
