@@ -147,7 +147,7 @@ for _n, (_sym, _x, _acc, _ra) in _DUAL.items():
           **({"acc": 100} if _acc else {}))
 
 # --- extend and pack ---------------------------------------------------------------------
-for _n in ("SXTB", "SXTH", "UXTB", "UXTH", "SXTAB", "SXTAH", "SXTB16", "UXTB16", "SXTAB16",
+for _n in ("SXTB", "SXTH", "UXTB", "UXTH", "SXTAB", "SXTAH", "UXTAH", "SXTB16", "UXTB16", "SXTAB16",
            "UXTAB16"):
     _signed = _n[0] == "S"
     _ext = "SignExtend" if _signed else "ZeroExtend"

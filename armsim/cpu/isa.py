@@ -487,6 +487,12 @@ def SXTAH(rn, rm, rotation):
 
 
 @jit
+def UXTAH(rn, rm, rotation):
+    """UXTAH: R[n] + ZeroExtend(ROR(R[m], rotation)<15:0>)."""
+    return s32(rn + (ror32(rm, rotation) & 0xFFFF))
+
+
+@jit
 def SXTB16(rm, rotation):
     """SXTB16: rotated = ROR(R[m], rotation);
     R[d]<15:0> = SignExtend(rotated<7:0>); R[d]<31:16> = SignExtend(rotated<23:16>)."""

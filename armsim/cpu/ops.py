@@ -243,6 +243,7 @@ uxtb = _plain("uxtb", isa.UXTB)
 uxth = _plain("uxth", isa.UXTH)
 sxtab = _plain("sxtab", isa.SXTAB)
 sxtah = _plain("sxtah", isa.SXTAH)
+uxtah = _plain("uxtah", isa.UXTAH)
 sxtb16 = _plain("sxtb16", isa.SXTB16)
 uxtb16 = _plain("uxtb16", isa.UXTB16)
 sxtab16 = _plain("sxtab16", isa.SXTAB16)
@@ -545,6 +546,10 @@ pop = _register("pop", "pop", _stack("pop", False))
 pop_pc = _register("pop_pc", "pop", _stack("pop", True))
 # LDM Rn, {...} of stacked arguments (Rn = SP + #imm): `registers` words off the stack
 ldm_sp = _register("ldm_sp", "ldm", _stack("ldm", False))
+# STM Rn, {...} to a struct on the stack (Rn = SP + #imm): `registers` words
+stm_sp = _register("stm_sp", "stm", _stack("stm", False))
+# STMDB Rn, {...} to a struct on the stack, Rn past its end
+stmdb_sp = _register("stmdb_sp", "stmdb", _stack("stmdb", False))
 
 
 # --- branches ----------------------------------------------------------------------------
@@ -634,6 +639,8 @@ fitted_ldrsb_sp = _fitted("ldrsb_sp")
 fitted_strb_sp = _fitted("strb_sp")
 fitted_ldrb_sp = _fitted("ldrb_sp")
 fitted_ldm_sp = _fitted("ldm_sp")
+fitted_stm_sp = _fitted("stm_sp")
+fitted_stmdb_sp = _fitted("stmdb_sp")
 fitted_mov = _fitted("mov")
 fitted_add = _fitted("add")
 fitted_sub = _fitted("sub")

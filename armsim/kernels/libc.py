@@ -10,8 +10,11 @@ arm-none-eabi toolchain (multilibs ``thumb/v7e-m/nofp`` for the Cortex-M4 DSP bu
   ``LDR r3, [r1], #4``; ARMv7-M with offset addressing and two ``ADDS`` per block.
 * ``memset`` is the generic C ``newlib/libc/string/memset.c`` compiled by gcc -O2: byte
   stores up to a word boundary, 16-byte blocks, words, then bytes.
+* ``memmove`` is the generic C ``newlib/libc/string/memmove.c`` compiled by gcc -O2
+  (lib_a-memmove.o): backwards bytes for a destructive overlap, else 16-byte blocks and
+  words when both pointers are aligned and n > 15, then bytes.
 
-The code below follows the disassembly of those two library objects instruction by
+The code below follows the disassembly of those library objects instruction by
 instruction (addresses in the comments are the objects' offsets, ARMv7E-M build).  As in
 the measured ``instructions``, an IT-block instruction whose condition fails is not
 counted; it still takes an issue slot (``it(m, failed)``).  ``m.dsp`` selects the library
@@ -268,74 +271,141 @@ def memset(m, dst, c, n):
     return dst
 
 
+@kernel(inline=True)
+def _bytes_forward(m, dst, src, n):
+    """`while (length--) *dst++ = *src++;` for n > 0 bytes: ADD.W ip, ip, #1; SUBS r3, #1;
+    ADD ip, r1; then LDRB / STRB / CMP / BNE per byte (the M3 build compares before the
+    store)."""
+    add(m, n - 1, 1)                                  # add.w ip, ip, #1
+    sub(m, dst, 1)                                    # subs r3, #1
+    end = add(m, src, n)                              # add ip, r1
+    s = src
+    d = dst
+    while True:
+        v = ldrb(m, s)                                # ldrb.w r2, [r1], #1
+        s += 1
+        strb(m, d, v)                                 # strb.w r2, [r3, #1]!
+        d += 1
+        cmp(m, s, end)
+        bcc(m, s != end)                              # bne
+        if s == end:
+            break
+
+
 @kernel
 def memmove(m, dst, src, n):
     """void *memmove(void *dst, const void *src, size_t n)  (newlib/libc/string/memmove.c,
-    the generic C: no ARM assembly version exists).  A destructive overlap (src < dst <
-    src + n) copies bytes backwards; otherwise words in blocks of 16 and 4 when n >= 16 and
-    both pointers are word aligned, then the residue byte by byte.
-
-    Not read off a disassembly: the byte loop (LDRB, STRB, CMP, BNE per byte) and the 14
-    instructions around it are fitted to the measured forward copy of the SVDF state
-    shift (src = dst + 1: ../shared/reference svdf_s8_*, function `memmove` = 4 n + 14 on
-    both builds, no PUSH, returns with BX); the backward and word paths follow the C with
-    the same per-element shape."""
-    mov(m, dst)                                       # r0 kept for the return value
-    cmp(m, src, dst)                                  # if (src < dst && dst < src + length)
-    bcc(m, src >= dst)
-    backward = False
-    if src < dst:
-        end = add(m, src, n)
-        cmp(m, dst, end)
-        bcc(m, dst >= end)
-        backward = dst < end
-    if backward:
-        s = add(m, src, n)                            # src += length; dst += length;
-        d = add(m, dst, n)
-        cbz(m, n == 0)
-        while n:                                      # while (length--) *--dst = *--src;
-            s -= 1
-            d -= 1
-            strb(m, d, ldrb(m, s))
-            n -= 1
-            cmp(m, s, src)
-            bcc(m, s != src)
-        bx(m)
+    the generic C, gcc -O2), read off `arm-none-eabi-objdump -d` of lib_a-memmove.o in
+    thumb/v7e-m/nofp/libc.a and thumb/v7-m/nofp/libc.a: the two objects have the same
+    instructions (the v7-m loops order their compares and stores differently; the counts
+    agree).  A destructive overlap (src < dst < src + n) copies bytes backwards; otherwise
+    n > 15 with both pointers word aligned copies 16-byte blocks (PUSH {r4-r6, lr}), then
+    words, then the residue bytes, else bytes only; leaf paths return with BX."""
+    cmp(m, dst, src)                                  # 0: cmp r0, r1
+    bcc(m, dst <= src)                                # 2: bls 22
+    if dst > src:
+        end = add(m, src, n)                          # 4: adds r3, r1, r2
+        cmp(m, end, dst)
+        bcc(m, end <= dst)                            # 8: bls 22
+        if end > dst:                                 # if (src < dst && dst < src + length)
+            add(m, dst, n)                            # a: add.w ip, r0, r2
+            cmp(m, n, 0)
+            bcc(m, n == 0)                            # 10: beq f0
+            if n != 0:
+                mov(m, dst + n)                       # 12: mov r2, ip
+                s = src + n
+                d = dst + n
+                while True:                           # while (length--) *--dst = *--src;
+                    s -= 1
+                    d -= 1
+                    v = ldrb(m, s)                    # ldrb.w ip, [r3, #-1]!
+                    strb(m, d, v)                     # strb.w ip, [r2, #-1]!
+                    cmp(m, src, s)
+                    bcc(m, s != src)                  # bne
+                    if s == src:
+                        break
+            bx(m)                                     # 20 / f0: bx lr
+            return dst
+    cmp(m, n, 15)                                     # 22: !TOO_SMALL(length)
+    bcc(m, n > 15)                                    # 24: bhi 46
+    if n <= 15:
+        mov(m, dst)                                   # 26: mov r3, r0
+        add(m, n, -1)                                 # 28: add.w ip, r2, #-1
+        cmp(m, n, 0)
+        bcc(m, n == 0)                                # 2e: beq f0
+        if n != 0:
+            _bytes_forward(m, dst, src, n)
+        bx(m)                                         # 44 / f0: bx lr
         return dst
+    misaligned = lsl(m, orr(m, dst, src), 30)         # 46: orr.w r3, r0, r1; lsls #30
+    bcc(m, misaligned != 0)                           # 4c: bne f2  (UNALIGNED(src, dst))
+    if misaligned != 0:
+        add(m, n, -1)                                 # f2: add.w ip, r2, #-1
+        mov(m, dst)                                   # f6: mov r3, r0
+        b(m)                                          # f8: b.n 30
+        _bytes_forward(m, dst, src, n)
+        bx(m)                                         # 44: bx lr
+        return dst
+    blocks = ((n - 16) >> 4) + 1                      # 4e-66: the block loop's end
+    sub(m, n, 16)                                     # sub.w r3, r2, #16
+    push(m, 4)                                        # push {r4, r5, r6, lr}
+    add(m, src, 32)                                   # add.w ip, r1, #32
+    bic(m, n - 16, 15)                                # bic.w r5, r3, #15
+    add(m, src, 16)                                   # add.w lr, r1, #16
+    add(m, dst, 16)                                   # add.w r4, r0, #16
+    add(m, 0, 0)                                      # add ip, r5
+    lsr(m, n - 16, 4)                                 # lsrs r3, r3, #4
     s = src
     d = dst
-    cmp(m, n, 15)                                     # !TOO_SMALL(length)
-    bcc(m, n <= 15)
-    if n > 15:
-        misaligned = and_(m, orr(m, s, d), 3)         # !UNALIGNED(src, dst)
-        bcc(m, misaligned != 0)
-        if misaligned == 0:
-            while n >= 16:                            # copy 4X long words at a time
-                for k in range(4):
-                    str_(m, d + 4 * k, ldr(m, s + 4 * k))
-                s += 16
-                d += 16
-                n = sub(m, n, 16)
-                cmp(m, n, 15)
-                bcc(m, n > 15)
-            while n >= 4:                             # copy one long word at a time
-                str_(m, d, ldr(m, s))
-                s += 4
-                d += 4
-                n = sub(m, n, 4)
-                cmp(m, n, 3)
-                bcc(m, n > 3)
-    end = add(m, s, n)                                # the residue, byte by byte
-    mov(m, d)
-    add(m, 0, 0)
-    cbz(m, n == 0)                                    # while (length--) *dst++ = *src++;
-    while n:
-        strb(m, d, ldrb(m, s))                        # ldrb r3, [r1], #1; strb r3, [r2], #1
-        s += 1
-        d += 1
-        n -= 1
-        cmp(m, s, end)
-        bcc(m, s != end)
-    mov(m, 0)
-    bx(m)
+    for _ in range(blocks):                           # copy 4X long words at a time
+        for k in range(4):
+            str_(m, d + 4 * k, ldr(m, s + 4 * k))     # ldr.w r5, [lr, #-16]; str.w ...
+        s = add(m, s, 16)                             # add.w lr, lr, #16
+        cmp(m, s, src + 16 * blocks)
+        d = add(m, d, 16)                             # add.w r4, r4, #16
+        bcc(m, s != src + 16 * blocks)                # bne 68
+    rest = n & 15
+    add(m, blocks - 1, 1)                             # 94: adds r3, #1
+    tst(m, n, 12)                                     # tst.w r2, #12
+    add(m, 0, 0)                                      # add.w r1, r1, r3, lsl #4
+    and_(m, n, 15)                                    # and.w r4, r2, #15
+    add(m, 0, 0)                                      # add.w r3, r0, r3, lsl #4
+    bcc(m, (rest & 12) == 0)                          # beq fa
+    if rest & 12:                                     # copy one long word at a time
+        words = rest >> 2
+        sub(m, rest, 4)                               # a8: subs r4, #4
+        bic(m, rest - 4, 3)                           # bic.w r6, r4, #3
+        lsr(m, rest - 4, 2)                           # mov.w ip, r4, lsr #2
+        add(m, 0, 0)                                  # add r6, r3
+        sub(m, d, 4)                                  # subs r4, r3, #4
+        mov(m, s)                                     # mov lr, r1
+        for k in range(words):
+            str_(m, d + 4 * k, ldr(m, s + 4 * k))     # ldr.w r5, [lr], #4; str.w r5, [r4, #4]!
+            cmp(m, k + 1, words)
+            bcc(m, k + 1 != words)                    # bne b8
+        s += 4 * words
+        d += 4 * words
+        add(m, words - 1, 1)                          # c4: add.w r4, ip, #1
+        rest = and_(m, n, 3)                          # and.w r2, r2, #3
+        add(m, 0, 0)                                  # add.w r3, r3, r4, lsl #2
+        add(m, 0, 0)                                  # add.w r1, r1, r4, lsl #2
+    else:
+        mov(m, rest)                                  # fa: mov r2, r4
+        b(m)                                          # b.n d4
+    add(m, rest, -1)                                  # d4: add.w ip, r2, #-1
+    cbz(m, rest == 0)                                 # cbz r2, ee
+    if rest:                                          # the residue, byte by byte
+        add(m, rest - 1, 1)                           # add.w ip, ip, #1
+        sub(m, d, 1)                                  # subs r3, #1
+        end = add(m, s, rest)                         # add ip, r1
+        while True:
+            v = ldrb(m, s)                            # ldrb.w r2, [r1], #1
+            s += 1
+            strb(m, d, v)                             # strb.w r2, [r3, #1]!
+            d += 1
+            cmp(m, s, end)
+            bcc(m, s != end)
+            if s == end:
+                break
+    pop_pc(m, 4)                                      # ee: pop {r4, r5, r6, pc}
     return dst

@@ -51,7 +51,7 @@ EXACT = {"depthwise_conv", "depthwise_conv_s16", "fully_connected", "fully_conne
          "fully_connected_s4", "batch_matmul", "svdf", "avgpool", "maxpool",
          "softmax", "softmax_s8_s16", "softmax_s16", "avgpool_s16",
          "maxpool_s16", "elementwise_mul", "elementwise_mul_s16",
-         "pad"}
+         "pad", "conv_s16", "lstm"}
 
 
 def test_the_directory_holds_reference_cases():

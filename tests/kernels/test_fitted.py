@@ -28,7 +28,8 @@ STACK_OPS = {name for name, op in ops.OPS.items()
 
 def test_stack_ops_have_fitted_twins():
     assert STACK_OPS == {"ldr_sp", "str_sp", "ldrd_sp", "strd_sp", "ldrsh_sp", "ldrsb_sp",
-                         "ldrh_sp", "strb_sp", "ldrb_sp", "ldm_sp"}
+                         "ldrh_sp", "strb_sp", "ldrb_sp", "ldm_sp", "stm_sp",
+                         "stmdb_sp"}
     for name in STACK_OPS:
         twin = ops.OPS["fitted_" + name]
         assert twin.fitted and twin.mnemonic == ops.OPS[name].mnemonic
@@ -58,6 +59,7 @@ def test_cmsis_nn_ports_issue_stack_traffic_only_as_fitted():
             "arm_softmax_s8", "arm_softmax_s8_s16", "arm_nn_softmax_common_s8",
             "arm_softmax_s16", "arm_avgpool_s16", "arm_max_pool_s16",
             "arm_elementwise_mul_s8", "arm_pad_s8"} <= set(disassembled)
+    assert {"arm_convolve_s16", "arm_nn_mat_mult_kernel_s16"} <= set(disassembled)
 
 
 def test_kernel_report_counts_fitted_within_each_mnemonic(tmp_path):

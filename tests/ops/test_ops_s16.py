@@ -53,8 +53,9 @@ def test_counts_against_measured(file, path):
     assert abs(result.instructions - want) <= 0.05 * want, \
         (result.instructions, want, f"{result.instructions / want - 1:+.1%}")
     counts, hist = result.counts(), measured["mnemonic_histogram"]
-    if case["family"] == "fully_connected_s16":      # transcribed from gcc's disassembly
+    if case["family"] in ("fully_connected_s16", "conv_s16"):   # transcribed from gcc's code
         assert {mn: n for mn, n in counts.items() if n} == hist
+        assert result.instructions == want
     for mnemonic in SIMD_MNEMONICS + ("smlal", "umull", "strh", "bl"):
         assert counts.get(mnemonic, 0) == hist.get(mnemonic, 0), mnemonic
 

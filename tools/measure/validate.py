@@ -158,8 +158,8 @@ def model_cases(model_dir, n_ops):
     computed (armsim derives the parameters as TFLM's Prepare does; the model input is
     input_0.npy).  Yields (op index, case); stops at an op without a harness."""
     import numpy as np
-    from armsim.model import load
-    from armsim.prepare import prepare
+    from armsim.pipeline.model import load
+    from armsim.pipeline.prepare import prepare
 
     from .families import by_family
     model = load(model_dir / "model.tflite")

@@ -18,7 +18,7 @@ in the pointer arithmetic (MUL / ADD ..LSL #1 for int16 where the int8 code has 
 register allocation.  No measured case of it is in ../shared; the compiled objects executed on the three
 lstm_*_s16 vectors (tests/ops/test_unidirectional_sequence_lstm_int16.py MEASURED) give the totals armsim counts.  Struct-field loads are
 stack-slot loads (as in the int8 port); gcc's LDM / STM copying the 4-word context are
-issued as one stack-slot load and one stack-slot store.
+`ldm_sp` / `stm_sp`.
 """
 from armsim.cpu.kernel import kernel
 from armsim.cpu.ops import (
@@ -28,6 +28,7 @@ from armsim.cpu.ops import (
     bl,
     cbz,
     cmp,
+    ldm_sp,
     ldr_sp,
     lsl,
     mla,
@@ -35,6 +36,7 @@ from armsim.cpu.ops import (
     mul,
     pop_pc,
     push,
+    stm_sp,
     str_sp,
     strd_sp,
     sub,
@@ -167,19 +169,19 @@ def _batch_major(m, sigmoid_table, params_copy, input, output, params, forget_ga
         if hidden_state != 0:
             step_hidden_in = add(m, hidden_state, 2 * offset)
         if m.dsp:
-            ldr_sp(m)                                         # ldmia: step_buffers = *buffers
+            ldm_sp(m, 4)                                      # ldmia: step_buffers = *buffers
             ldr_sp(m)                                         # params->time_steps
             lsl(m, offset, 1)
             add(m, 0, 0)
-            str_sp(m)                                         # stmia
+            stm_sp(m, 4)                                      # stmia
             cmp(m, time_steps, 0)
         else:
             ldr_sp(m)                                         # params->time_steps
             ldr_sp(m)
             lsl(m, offset, 1)
-            ldr_sp(m)                                         # ldmia
+            ldm_sp(m, 4)                                      # ldmia
             cmp(m, time_steps, 0)
-            str_sp(m)                                         # stmia
+            stm_sp(m, 4)                                      # stmia
         step_cell = add(m, cell_state, 2 * offset)            # cell_state + b * hidden_size
         str_sp(m)
         bcc(m, time_steps <= 0)

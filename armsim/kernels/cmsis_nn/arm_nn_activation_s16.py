@@ -14,8 +14,7 @@ There is no ARM_MATH_DSP code in it: gcc -O2 compiles the same loop for Cortex-M
 (disassembly of both builds); the port follows that code instruction for instruction: the
 type and shift set-up, per element LDRSH, MLA, ASR, |x| as EOR/SUB, the two table LDRH, the
 interpolating MLA and the sign fix-up as one IT block (ITET for sigmoid, ITETE for tanh).  The
-stacked `type` argument is a byte load from the stack (LDRB) in gcc's code, issued here as a
-stack-slot LDR (armsim's stack ops have no byte load): one mnemonic per call differs.
+stacked `type` argument is a byte load from the stack (LDRB, `ldrb_sp`).
 """
 from armsim.cpu.kernel import kernel
 from armsim.cpu.ops import (
@@ -28,7 +27,7 @@ from armsim.cpu.ops import (
     eor,
     it,
     ldr_lit,
-    ldr_sp,
+    ldrb_sp,
     ldrh,
     ldrsh,
     lsl,
@@ -57,7 +56,7 @@ ARM_TANH = 1
 def arm_nn_activation_s16(m, sigmoid_table, input, output, size, left_shift, type_):
     """`sigmoid_table`: address of sigmoid_table_uint16 (256 entries).  Returns 0."""
     push(m, 9)                                                # stmdb sp!, {r4-r11, lr}
-    ldr_sp(m)                                                 # ldrb r7, [sp, #36]  (type)
+    ldrb_sp(m)                                                # ldrb r7, [sp, #36]  (type)
     ldr_lit(m)                                                # the two saturation constants
     ldr_lit(m)
     sigmoid = type_ == ARM_SIGMOID

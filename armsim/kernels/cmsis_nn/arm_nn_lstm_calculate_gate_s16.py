@@ -17,8 +17,8 @@ cmsis_nn_lstm_gate (addresses as simulated addresses).  gcc 12.2 -O2 compiles th
 instructions of arm_nn_lstm_calculate_gate_s8_s16 (the objects' disassemblies differ only in
 the callee's name, Cortex-M4 and M3 alike), so the argument marshalling is that port's,
 measured there (53.8 instructions per call in both ../shared/reference lstm cases).  The struct fields are loads from the params struct in
-gcc's code, stack-slot loads here (no memory traffic); `ldrb gate->activation_type` is issued
-as an LDR (armsim's stack-slot ops have no byte load).
+gcc's code, stack-slot loads here (no memory traffic; `ldrb_sp` for the byte
+`gate->activation_type`).
 """
 from armsim.cpu.kernel import kernel
 from armsim.cpu.ops import (
@@ -26,6 +26,7 @@ from armsim.cpu.ops import (
     bl,
     cbz,
     ldr_sp,
+    ldrb_sp,
     ldrd_sp,
     lsl,
     mov,
@@ -100,7 +101,7 @@ def arm_nn_lstm_calculate_gate_s16(m, sigmoid_table, data_in, hidden_in, gate, i
             batch_size, batch_offset)
     ldr_sp(m)                                                 # params->batch_size, hidden_size
     ldr_sp(m)
-    ldr_sp(m)                                                 # ldrb gate->activation_type
+    ldrb_sp(m)                                                # ldrb gate->activation_type
     str_sp(m)
     count = mul(m, hidden_size, batch_size)
     mov(m, 0)

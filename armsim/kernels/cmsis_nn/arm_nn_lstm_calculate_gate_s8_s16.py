@@ -16,8 +16,8 @@ cmsis_nn_lstm_gate (addresses as simulated addresses).  The argument marshalling
 struct fields to the stacked arguments) is the disassembly of the measured build (gcc 12.2
 -O2, the same for Cortex-M4 and M3): 53.8 instructions per call measured and counted in
 both ../shared/reference lstm cases.  The struct fields are loads from the params struct in
-gcc's code, stack-slot loads here (no memory traffic); `ldrb gate->activation_type` is issued
-as an LDR (armsim's stack-slot ops have no byte load).
+gcc's code, stack-slot loads here (no memory traffic; `ldrb_sp` for the byte
+`gate->activation_type`).
 """
 from armsim.cpu.kernel import kernel
 from armsim.cpu.ops import (
@@ -25,6 +25,7 @@ from armsim.cpu.ops import (
     bl,
     cbz,
     ldr_sp,
+    ldrb_sp,
     ldrd_sp,
     lsl,
     mov,
@@ -99,7 +100,7 @@ def arm_nn_lstm_calculate_gate_s8_s16(m, sigmoid_table, data_in, hidden_in, gate
             batch_size, batch_offset)
     ldr_sp(m)                                                 # params->batch_size, hidden_size
     ldr_sp(m)
-    ldr_sp(m)                                                 # ldrb gate->activation_type
+    ldrb_sp(m)                                                # ldrb gate->activation_type
     str_sp(m)
     count = mul(m, hidden_size, batch_size)
     mov(m, 0)

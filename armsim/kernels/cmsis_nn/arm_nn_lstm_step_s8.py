@@ -60,37 +60,69 @@ def arm_nn_lstm_step_s8(m, sigmoid_table, data_in, hidden_in, hidden_out, params
     hidden_size = params[HIDDEN_SIZE]
     push(m, 9)                                                # stmdb sp!, {r4-r11, lr}
     sub(m, 0, 0)                                              # sub sp, #44
-    mov(m, 0)
-    ldr_sp(m)                                                 # buffers, batch_offset (stacked)
-    ldr_sp(m)
-    ldr_sp(m)                                                 # buffers->temp1
-    str_sp(m)
-    str_sp(m)
-    ldrd_sp(m)                                                # buffers->temp2, cell_state
-    str_sp(m)
-    add(m, 0, 0)                                              # &params->forget_gate
-    mov(m, 0)
-    mov(m, 0)
+    if m.dsp:
+        mov(m, 0)
+        ldr_sp(m)                                             # buffers, batch_offset (stacked)
+        ldr_sp(m)
+        ldr_sp(m)                                             # buffers->temp1
+        str_sp(m)
+        str_sp(m)
+        ldrd_sp(m)                                            # buffers->temp2, cell_state
+        str_sp(m)
+        add(m, 0, 0)                                          # &params->forget_gate
+        mov(m, 0)
+        mov(m, 0)
+    else:
+        ldrd_sp(m)                                            # 6: buffers, batch_offset
+        str_sp(m)
+        ldr_sp(m)                                             # c: buffers->temp1
+        mov(m, 0)
+        str_sp(m)
+        str_sp(m)
+        add(m, 0, 0)                                          # 14: &params->forget_gate
+        ldrd_sp(m)                                            # 18: buffers->temp2, cell_state
+        mov(m, 0)
+        mov(m, 0)
+        mov(m, 0)
     bl(m)
     arm_nn_lstm_calculate_gate_s8_s16(m, sigmoid_table, data_in, hidden_in, forget_gate,
                                       input_size, hidden_size, batch_size, temp1, batch_offset)
     # arm_elementwise_mul_s16(forget_gate, cell_state, 0, 0, cell_state, 0,
     #     forget_to_cell_multiplier, forget_to_cell_shift, NN_Q15_MIN, NN_Q15_MAX, n)
-    str_sp(m)
-    ldr_sp(m)
-    ldr_sp(m)
-    mov(m, 0)
-    n = mul(m, hidden_size, batch_size)
-    str_sp(m)
-    str_sp(m)
-    ldr_sp(m)
-    str_sp(m)
-    ldr_sp(m)
-    ldr_lit(m)                                                # NN_Q15_MIN
-    str_sp(m)
-    mov(m, Q15_MAX)                                           # movw #32767
-    strd_sp(m)
-    for _ in range(4 if m.dsp else 3):
+    if m.dsp:
+        str_sp(m)
+        ldr_sp(m)
+        ldr_sp(m)
+        mov(m, 0)
+        n = mul(m, hidden_size, batch_size)
+        str_sp(m)
+        str_sp(m)
+        ldr_sp(m)
+        str_sp(m)
+        ldr_sp(m)
+        ldr_lit(m)                                            # NN_Q15_MIN
+        str_sp(m)
+        mov(m, Q15_MAX)                                       # movw #32767
+        strd_sp(m)
+        for _ in range(4):
+            mov(m, 0)
+    else:
+        mov(m, Q15_MAX)                                       # 26: movw r3, #32767
+        strd_sp(m)
+        str_sp(m)
+        ldr_sp(m)
+        ldr_sp(m)
+        mov(m, 0)
+        n = mul(m, hidden_size, batch_size)
+        str_sp(m)
+        ldr_sp(m)
+        mov(m, 0)
+        str_sp(m)
+        ldr_sp(m)
+        mov(m, 0)
+        str_sp(m)
+        ldr_lit(m)                                            # 48: NN_Q15_MIN
+        str_sp(m)
         mov(m, 0)
     bl(m)
     arm_elementwise_mul_s16(m, temp1, cell_state, 0, 0, cell_state, 0,
@@ -115,19 +147,37 @@ def arm_nn_lstm_step_s8(m, sigmoid_table, data_in, hidden_in, hidden_out, params
     # arm_elementwise_mul_acc_s16(input_gate, cell_gate, 0, 0, cell_state, 0,
     #     input_to_cell_multiplier, input_to_cell_shift, -cell_clip, cell_clip, n)
     strd_sp(m)
-    ldr_sp(m)
-    str_sp(m)
-    neg_clip = rsb(m, params[CELL_CLIP], 0)
-    str_sp(m)
-    ldr_sp(m)
-    ldr_sp(m)
-    n = mul(m, hidden_size, batch_size)
-    str_sp(m)
-    ldr_sp(m)
-    str_sp(m)
-    ldr_sp(m)
-    str_sp(m)
-    for _ in range(4):
+    if m.dsp:
+        ldr_sp(m)
+        str_sp(m)
+        neg_clip = rsb(m, params[CELL_CLIP], 0)
+        str_sp(m)
+        ldr_sp(m)
+        ldr_sp(m)
+        n = mul(m, hidden_size, batch_size)
+        str_sp(m)
+        ldr_sp(m)
+        str_sp(m)
+        ldr_sp(m)
+        str_sp(m)
+        for _ in range(4):
+            mov(m, 0)
+    else:
+        ldr_sp(m)                                             # 7a: params->batch_size
+        ldr_sp(m)
+        mov(m, 0)
+        n = mul(m, hidden_size, batch_size)
+        str_sp(m)
+        ldr_sp(m)                                             # 86: params->cell_clip
+        mov(m, 0)
+        str_sp(m)
+        neg_clip = rsb(m, params[CELL_CLIP], 0)
+        str_sp(m)
+        ldr_sp(m)
+        mov(m, 0)
+        str_sp(m)
+        ldr_sp(m)
+        str_sp(m)
         mov(m, 0)
     bl(m)
     arm_elementwise_mul_acc_s16(m, temp1, temp2, 0, 0, cell_state, 0,
@@ -142,15 +192,26 @@ def arm_nn_lstm_step_s8(m, sigmoid_table, data_in, hidden_in, hidden_out, params
     arm_nn_lstm_calculate_gate_s8_s16(m, sigmoid_table, data_in, hidden_in, output_gate,
                                       input_size, hidden_size, batch_size, temp1, batch_offset)
     # arm_nn_activation_s16(cell_state, hidden_temp, n, cell_scale_power + 12, ARM_TANH)
-    ldr_sp(m)
-    ldr_sp(m)
-    ldr_sp(m)
-    n = mul(m, hidden_size, batch_size)
-    mov(m, ARM_TANH)
-    str_sp(m)
-    mov(m, 0)
-    mov(m, 0)
-    shift = add(m, params[CELL_SCALE_POWER], 12)
+    if m.dsp:
+        ldr_sp(m)
+        ldr_sp(m)
+        ldr_sp(m)
+        n = mul(m, hidden_size, batch_size)
+        mov(m, ARM_TANH)
+        str_sp(m)
+        mov(m, 0)
+        mov(m, 0)
+        shift = add(m, params[CELL_SCALE_POWER], 12)
+    else:
+        mov(m, ARM_TANH)                                      # b2: movs r3, #1
+        str_sp(m)
+        ldr_sp(m)
+        ldr_sp(m)
+        ldr_sp(m)
+        mov(m, 0)
+        n = mul(m, hidden_size, batch_size)
+        shift = add(m, params[CELL_SCALE_POWER], 12)
+        mov(m, 0)
     bl(m)
     arm_nn_activation_s16(m, sigmoid_table, cell_state, temp2, n, shift, ARM_TANH)
     # arm_elementwise_mul_s16_s8(output_gate, hidden_temp, hidden_out, output_offset,

@@ -20,6 +20,12 @@ PerChannelQuantParams = namedtuple("PerChannelQuantParams", "multiplier shift")
 PerTensorQuantParams = namedtuple("PerTensorQuantParams", "multiplier shift")
 # cmsis_nn_quant_params: addresses of the multiplier and shift (one int32 each per tensor)
 QuantParams = namedtuple("QuantParams", "multiplier shift is_per_channel")
+# cmsis_nn_bias_data: the bias array's address and whether it holds int32 (else int64)
+BiasData = namedtuple("BiasData", "data is_int32_bias")
+# cmsis_nn_transpose_conv_params: stride, padding, padding_offsets, dilation Tiles
+TransposeConvParams = namedtuple("TransposeConvParams", "input_offset output_offset stride "
+                                                        "padding padding_offsets dilation "
+                                                        "activation")
 # cmsis_nn_fc_params: activation an Activation
 FcParams = namedtuple("FcParams", "input_offset filter_offset output_offset activation")
 # cmsis_nn_bmm_params: fc_params an FcParams
@@ -57,6 +63,17 @@ def dw_conv_params(p):
                         tile(p["stride"]), tile(p["padding"]),
                         tile(p.get("dilation", {"w": 1, "h": 1})),
                         Activation(int(p["activation"]["min"]), int(p["activation"]["max"])))
+
+
+def transpose_conv_params(p):
+    """`TransposeConvParams` from a case's transpose_conv_params dict (padding_offsets 0 and
+    dilation 1 when absent)."""
+    return TransposeConvParams(int(p["input_offset"]), int(p["output_offset"]),
+                               tile(p["stride"]), tile(p["padding"]),
+                               tile(p.get("padding_offsets", {"w": 0, "h": 0})),
+                               tile(p.get("dilation", {"w": 1, "h": 1})),
+                               Activation(int(p["activation"]["min"]),
+                                          int(p["activation"]["max"])))
 
 
 def fc_params(p):

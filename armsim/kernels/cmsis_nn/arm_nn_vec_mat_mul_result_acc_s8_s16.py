@@ -24,7 +24,7 @@ with branches on the quotients' signs where gcc has them, the int16 clamps.  No 
 Function totals, armsim and measured alike (../shared/reference): lstm_s8_t6_b1_i24_h32
 dsp_O2 132,510, scalar_O2 175,715; lstm_s8_t8_b1_i16_h16 72,434 / 88,563.  A positive
 dst_shift (a gate multiplier above one) follows gcc's code as well, its count is not
-measured.  gcc's LDM of three stacked arguments is issued as one stack-slot load (LDR).
+measured.  gcc's LDM of three stacked arguments is `ldm_sp`.
 """
 from armsim.cpu.kernel import kernel
 from armsim.cpu.ops import (
@@ -37,6 +37,7 @@ from armsim.cpu.ops import (
     cbz,
     cmp,
     it,
+    ldm_sp,
     ldr,
     ldr_lit,
     ldr_sp,
@@ -771,8 +772,8 @@ def _scalar_prologue(m, dst_shift, rhs_cols, rhs_rows, batch_offset):
     left_shift = bic(m, dst_shift, dst_shift >> 31)           # shift > 0 ? shift : 0
     str_sp(m)
     str_sp(m)
-    for _ in range(4):
-        mov(m, 0)
+    for _ in range(3):
+        mov(m, 0)                                             # a2-a6: mov r7, fp; ...
     add(m, 0, 0)
     str_sp(m)
     threshold = asr(m, remainder_mask, 1)                     # remainder_mask >> 1
@@ -797,11 +798,15 @@ def arm_nn_vec_mat_mul_result_acc_s8_s16(m, lhs, rhs, effective_bias, dst, dst_m
         strd_sp(m)
         add(m, 0, 0)
         mov(m, dst)
-        ldr_sp(m)                                             # ldmia r1, {r1, r2, r3}: 3 stacked arguments
+        ldm_sp(m, 3)                                          # ldmia r1, {r1, r2, r3}: 3 stacked arguments
+        cmp(m, batches, 0)
     else:
-        for _ in range(4):
-            ldr_sp(m)                                         # the stacked arguments
-    cmp(m, batches, 0)
+        mov(m, 0)                                             # 6: mov lr, r3
+        ldr_sp(m)                                             # 8: the stacked arguments
+        ldr_sp(m)
+        cmp(m, batches, 0)
+        ldr_sp(m)
+        str_sp(m)                                             # 12: str r2, [sp, #76]
     bcc(m, batches <= 0)
     if batches > 0 and m.dsp:
         mul_stride, left_shift, right_shift, remainder_mask, threshold = _dsp_prologue(

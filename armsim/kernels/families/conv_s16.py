@@ -4,6 +4,7 @@ arm_nn_requantize_s64, or an int32 bias with arm_nn_requantize: `is_int32_bias`)
 import numpy as np
 
 from armsim.cpu.kernel import run
+from armsim.kernels.cmsis_nn import arm_nn_types as types
 from armsim.kernels.cmsis_nn.arm_convolve_s16 import (arm_convolve_s16,
                                                       arm_convolve_s16_get_buffer_size,
                                                       arm_convolve_wrapper_s16)
@@ -32,14 +33,15 @@ def run_cmsis(m, case, addr, function, tracer):
                         f"entry point (choose from {', '.join(FUNCTIONS)})")
     if case.get("groups", 1) != 1:
         raise CaseError(f"{case.get('case', '?')}: arm_convolve_s16 has no grouped convolution")
-    i, f, o, p = case["input_dims"], case["filter_dims"], case["output_dims"], case["conv_params"]
     kern = arm_convolve_wrapper_s16 if function == FUNCTIONS[0] else arm_convolve_s16
-    status, gemm = run(kern, m, addr["scratch"], i["n"], i["w"], i["h"], i["c"], f["w"], f["h"],
-                       o["w"], o["h"], o["c"], p["padding"]["w"], p["padding"]["h"],
-                       p["stride"]["w"], p["stride"]["h"], p["dilation"]["w"],
-                       p["dilation"]["h"], p["activation"]["min"], p["activation"]["max"],
-                       addr["input"], addr["weights"], addr["bias"], int(is_int32_bias(case)),
-                       addr["output_mult"], addr["output_shift"], addr["output"], tracer=tracer)
+    status, gemm = run(kern, m, types.Context(int(addr["scratch"]), int(addr["scratch_bytes"])),
+                       types.conv_params(case["conv_params"]),
+                       types.PerChannelQuantParams(int(addr["output_mult"]),
+                                                   int(addr["output_shift"])),
+                       types.dims(case["input_dims"]), int(addr["input"]),
+                       types.dims(case["filter_dims"]), int(addr["weights"]),
+                       types.BiasData(int(addr["bias"]), int(is_int32_bias(case))),
+                       types.dims(case["output_dims"]), int(addr["output"]), tracer=tracer)
     if status != 0:
         raise CaseError(f"{case.get('case', '?')}: {function} returned ARM_CMSIS_NN_ARG_ERROR")
     chain = [function] if function == "arm_convolve_s16" else [function, "arm_convolve_s16"]

@@ -11,6 +11,7 @@ The chain returned is the one the wrapper took, e.g. ['arm_transpose_conv_wrappe
 from armsim.cpu.kernel import run
 from armsim.kernels import oracle
 from armsim.kernels.cmsis_nn import arm_convolve_s8 as conv_mod
+from armsim.kernels.cmsis_nn import arm_nn_types as types
 from armsim.kernels.cmsis_nn import arm_transpose_conv_wrapper_s8 as wrapper_mod
 from armsim.kernels.cmsis_nn.arm_transpose_conv_get_buffer_sizes_s8 import (
     arm_transpose_conv_s8_get_buffer_size,
@@ -74,8 +75,12 @@ def run_cmsis(m, case, addr, function, tracer):
             addr["weights"], addr["bias"], addr["output_mult"], addr["output_shift"],
             addr["output"])
     if function == WRAPPER:
-        status, leaf, gemm = run(arm_transpose_conv_wrapper_s8, m, buf, reverse_buf, *args,
-                                 tracer=tracer)
+        status, leaf, gemm = run(
+            arm_transpose_conv_wrapper_s8, m, types.Context(int(buf), int(ctx)),
+            types.Context(int(reverse_buf), int(rev)), types.transpose_conv_params(p),
+            types.PerChannelQuantParams(int(addr["output_mult"]), int(addr["output_shift"])),
+            types.dims(i), int(addr["input"]), types.dims(f), int(addr["weights"]),
+            int(addr["bias"]), types.dims(o), int(addr["output"]), tracer=tracer)
         if leaf == wrapper_mod.LEAF_CONVOLVE:
             chain = [WRAPPER, "arm_convolve_s8"] + ([_GEMM_NAME[gemm]] if gemm in _GEMM_NAME
                                                    else [])
