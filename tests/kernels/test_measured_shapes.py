@@ -28,11 +28,6 @@ NOT_YET_TRANSCRIBED = {
     **dict.fromkeys(("conv_s4", "depthwise_conv_s4", "elementwise_add", "elementwise_add_s16",
                      "maximum", "minimum", "transpose", "transpose_conv"), _FITTED),
     "svdf_state_s16": _FITTED + " (arm_svdf_state_s16_s8; its memmove is newlib's code)",
-    **dict.fromkeys(("lstm", "lstm_s16"),
-                    "every mnemonic, failed IT, output and the total equal; the per-function "
-                    "split does not: arm_elementwise_mul_s16.py's dsp_pair_loop / "
-                    "scalar_pair_loop compile alone, so their instructions are charged to "
-                    "those names, not to arm_elementwise_mul_s16 / _acc_s16"),
 }
 #: (family, path) -> the case-name prefix of a NOT_YET_TRANSCRIBED family's cases that are
 #: exact already (arm_transpose_s8's 4-D loop equals gcc's DSP code; its other ranks do not;
