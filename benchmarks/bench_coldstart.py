@@ -70,7 +70,7 @@ from armsim.pipeline import harness
 from armsim.pipeline.build import Build
 case = json.load(open(sys.argv[1]))
 for path in ("simd", "scalar", "reference"):
-    harness.run_case(case, path)
+    harness.run_case(case, Build(path))
 """
 
 
@@ -94,6 +94,7 @@ def instructions_per_second(model, steps, repeat, board):
     trace the counted run records): instructions and the best seconds of `profiler.run`."""
     from armsim.data import boards
     from armsim.pipeline import profiler
+    from armsim.pipeline.build import Build
     configuration = boards.configure(board)
     runs = [(path, Build(path), {}) for path in PATHS] + [
         (f"simd, {board}", Build("simd", core=configuration.core), {"board": configuration})]

@@ -6,8 +6,11 @@ import os
 from pathlib import Path
 
 import numpy as np
+from hypothesis import HealthCheck, settings
 
-from armsim.kernels.families import FAMILIES, family
+from armsim.kernels.families import FAMILIES, family, oracle
+from armsim.pipeline.build import PATHS, Build
+from armsim.pipeline.harness import run_case
 
 # pytest -n 2 keeps both cores busy already: no compile helpers per run (armsim.infra.precompile;
 # tests/infra/test_precompile.py sets its own)
@@ -45,3 +48,15 @@ def expected_output(case):
     int8 by default)."""
     dtype = getattr(family(case["family"]), "OUTPUT_DTYPE", np.int8)
     return np.asarray(case["output_ref"], dtype)
+
+
+#: hypothesis settings of the seeded property tests against the numpy oracles
+PROPERTY = settings(max_examples=20, deadline=None, derandomize=True,
+                    suppress_health_check=list(HealthCheck))
+
+
+def all_paths_equal_oracle(case):
+    """`case`'s output on every path equals its family's numpy oracle."""
+    want = oracle(case)
+    for path in PATHS:
+        np.testing.assert_array_equal(run_case(case, Build(path)).output, want, err_msg=path)

@@ -395,15 +395,23 @@ def board_named(name):
 
 
 def cited_figures(board):
-    """(figure, value, source) of every number of `board`: core, clock, wait-state tables and
-    each memory-system field (the test that every preset is cited reads this)."""
+    """(figure, value, source) of every number of `board`, once: core, clock, wait-state
+    tables and each memory-system field (the test that every preset is cited reads this).  A
+    cache reached through two memories, or the placement the memory system repeats, is one
+    figure."""
     from armsim.cpu.memory import cited_fields
     out = [("core", board.core, board.sources.get("core")),
            ("clock_mhz", board.clock_mhz, board.sources.get("clock_mhz")),
            ("placement", board.placement, board.sources.get("placement"))]
     for name, table in board.wait_tables.items():
-        out.append((f"{name}.wait_states", table.max_mhz, table.source))
-    return out + cited_fields(board.memory_system())
+        out.append((f"{name}.max_mhz_per_wait_state", table.max_mhz, table.source))
+    seen, once = set(), []
+    for figure, value, source in out + cited_fields(board.memory_system()):
+        key = (figure.rsplit(".", 1)[-1], repr(value), source)
+        if key not in seen:
+            seen.add(key)
+            once.append((figure, value, source))
+    return once
 
 
 __all__ = ["BOARDS", "Board", "Configuration", "WaitStates", "board_named", "configure",

@@ -25,7 +25,6 @@ FILES = (shared_cases(VECTORS, "svdf") + shared_cases(VECTORS, "svdf_state_s16")
          + shared_cases(REFERENCE, "svdf"))
 MEASURED = shared_cases(REFERENCE, "svdf")
 PATHS = ("simd", "scalar", "reference")
-SIMD_MNEMONICS = ("smlad", "sxtb16", "sxtab16", "pkhbt")
 
 
 def _load(path):
@@ -54,19 +53,6 @@ def test_output_and_updated_state(file, path):
     if want_state is None:
         want_state = oracle.svdf_run(case)[1]
     np.testing.assert_array_equal(_state(result, case), np.asarray(want_state))
-
-
-@pytest.mark.parametrize("path", ["simd", "scalar"])
-@pytest.mark.parametrize("file", MEASURED, ids=lambda p: p.stem)
-def test_counts_against_measured(file, path):
-    case = _load(file)
-    measured = case["measured"][Build(path).measured_build]
-    result = run_case(case, Build(path))
-    assert result.kernel_path[0] == measured["kernel_chain"][0]
-    assert abs(result.instructions - measured["instructions"]) <= 0.05 * measured["instructions"]
-    counts, hist = result.counts(), measured["mnemonic_histogram"]
-    for mnemonic in SIMD_MNEMONICS + ("smlabb", "smlal", "strb", "ldrb", "bl", "sdiv"):
-        assert counts.get(mnemonic, 0) == hist.get(mnemonic, 0), mnemonic
 
 
 def test_memmove_is_newlib_byte_copy():
