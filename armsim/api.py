@@ -84,7 +84,7 @@ class Profile(dict):
         return rows
 
     def to_pandas(self):
-        """`table()` as a pandas DataFrame; pandas is not an armsim dependency."""
+        """`table()` as a pandas DataFrame."""
         try:
             import pandas
         except ImportError:
@@ -94,17 +94,21 @@ class Profile(dict):
 
 
 def profile(model=None, *, core="cortex-m4", path="simd", toolchain="gcc", clock_mhz=100.0,
-            flash_wait_states=0, inputs=None):
+            flash_wait_states=0, inputs=None, board=None, single_rounding=False):
     """Profile `model` (see `load_model`; None is the bundled example) on `path` ("simd",
     "scalar" or "reference") and `core`, like `armsim profile`; returns a `Profile`.
     `inputs` is one array per model input (a single array for a one-input model);
-    default: the command line's seeded random input."""
-    build = Build(path, toolchain, core)
+    default: the command line's seeded random input.  `board`: an `armsim.data.boards.
+    Configuration` (`boards.configure(NAME, ...)`) pricing memory like that board, with its
+    core and clock as `core` and `clock_mhz`; `single_rounding`: CMSIS-NN built with
+    CMSIS_NN_USE_SINGLE_ROUNDING (`armsim whatif --vs rounding=single`)."""
+    build = Build(path, toolchain, core, single_rounding)
     m = load_model(model)
     if inputs is not None and not isinstance(inputs, (list, tuple)):
         inputs = [inputs]
     steps = prepare_mod.prepare(m)
-    prof = profiler.run(m, build, clock_mhz, flash_wait_states, inputs=inputs, steps=steps)
+    prof = profiler.run(m, build, clock_mhz, flash_wait_states, inputs=inputs, steps=steps,
+                        board=board)
     plan = arena_mod.plan(m, steps, build)
     return Profile(prof.to_json(plan.total), prof.outputs)
 

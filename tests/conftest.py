@@ -21,6 +21,8 @@ SHARED = REPO.parent / "shared"
 VECTORS = SHARED / "cmsis_nn_vectors"
 REFERENCE = SHARED / "reference"
 MODELS = SHARED / "models"
+#: the measured build (../shared/reference/README.md) each CMSIS-NN path is compared with
+MEASURED_BUILD = {path: Build(path).measured_build for path in ("simd", "scalar")}
 
 
 @functools.lru_cache(maxsize=None)

@@ -7,13 +7,14 @@ op's wrapper traced (`armsim.cpu.kernel.Tracer`, the same code object as the cou
 to the branch into the chosen kernel, and reads every conditional branch the wrapper
 executed: the branch's condition as written in the port (`bcc(m, kernel_x != 1)`; a helper's
 parameters replaced by the wrapper's arguments), the values it compared and whether it was
-taken.  In these wrappers a taken branch leaves a faster path (the condition of a fast path
-failed) or, in the fully connected wrapper, selects the per-tensor kernel: the taken
-branches are the reasons.  No rule is written down twice: change the port and the
+taken.  The reasons are the conditions that held and left a faster path (or, in the fully
+connected wrapper, selected the per-tensor kernel): a taken branch out of a check, or a
+branch gcc takes on success (`beq` on `stride_x == 1`) not taken, so `stride_x != 1` held
+(`Branch.steers_away`).  No rule is written down twice: change the port and the
 explanation follows.  Ops without a wrapper (pooling, softmax, elementwise) have a single
 CMSIS-NN kernel; their reason says so, naming the kernel TFLM's Eval calls.
 
-Counterfactuals.  Where a taken branch tested a layer option a converter can change
+Counterfactuals.  Where a reason tested a layer option a converter can change
 (padding, stride, dilation) and the changed layer's own traced dispatch hands it to another
 kernel, `counterfactuals` cuts the op into a one-op model
 (`armsim.pipeline.tflm_host.cut`), changes that option (the output shape follows, as Prepare
@@ -51,12 +52,24 @@ class Branch:
     """One conditional branch the wrapper executed."""
     condition: str            # as written in the port, in the wrapper's names: "kernel_x != 1"
     values: dict              # the wrapper variables in it -> their values
-    taken: bool
+    taken: bool               # the condition held
     note: str = ""            # the port's comment at that point (the C it mirrors)
+
+    @property
+    def held(self):
+        """The condition as it held: its own text when taken, else negated."""
+        return self.condition if self.taken else _negated(self.condition)
+
+    @property
+    def steers_away(self):
+        """Whether the condition that held led away from the wrapper's first path: a taken
+        branch out of a check (`kernel_x != 1`), or a branch on success not taken (gcc's
+        `beq` on `stride_x == 1`, so `stride_x != 1` held)."""
+        return self.taken != _is_equality(self.condition)
 
     def text(self):
         shown = ", ".join(f"{k} = {v}" for k, v in self.values.items())
-        return (f"{self.note}: " if self.note else "") + self.condition + \
+        return (f"{self.note}: " if self.note else "") + self.held + \
             (f" ({shown})" if shown else "")
 
 
@@ -71,7 +84,9 @@ class Dispatch:
 
     @property
     def reasons(self):
-        return [b for b in self.branches if b.taken]
+        """The branches whose condition led away from the wrapper's first path, each as the
+        condition that held (`Branch.steers_away`)."""
+        return [Branch(b.held, b.values, True, b.note) for b in self.branches if b.steers_away]
 
     def to_json(self):
         return {"index": self.index, "op": self.op, "kernel": self.kernel,
@@ -114,15 +129,21 @@ class _Handover(Exception):
     """The wrapper branched into the kernel it chose: the trace has what it needs."""
 
 
+_CONDITIONAL = ("bcc", "cbz", "cbnz")
+
+
 class _BranchTracer(Tracer):
-    """A tracer that keeps only the wrapper's conditional branches and stops at the wrapper's
-    own B/BL into the chosen kernel."""
+    """A tracer that keeps only the wrapper's conditional branches and stops at the first
+    instruction of the kernel the wrapper hands over to: after the wrapper's own B/BL into
+    it (a wrapper that calls its kernel), or outside the wrapper once it ran (a wrapper whose
+    kernel the host runs after it, as arm_convolve_wrapper_s8's)."""
 
     def __init__(self, wrapper):
         self.wrapper_code = wrapper.py_func.__code__
         self.branches = []
         self.leaf = None              # the function the wrapper handed over to
         self._handing_over = False
+        self._started = False
         super().__init__()
 
     def _wrap(self, op):
@@ -132,16 +153,21 @@ class _BranchTracer(Tracer):
         def recorded(m, *operands):
             result = body(m, *operands)
             here = sys._getframe(1)
-            if self._handing_over:    # the first instruction of the callee: name it, stop
-                frame = here          # up to the function the wrapper or the host ran
+            frame = here
+            while frame is not None and frame.f_code not in (wrapper_code, run.__code__):
+                frame = frame.f_back
+            inside = frame is not None and frame.f_code is wrapper_code
+            if (self._handing_over and here.f_code is not wrapper_code) or \
+                    (self._started and not inside):
+                frame = here          # the callee: up to the function the wrapper or host ran
                 while frame.f_back is not None and \
                         frame.f_back.f_code not in (wrapper_code, run.__code__):
                     frame = frame.f_back
                 self.leaf = frame.f_code.co_name
                 raise _Handover
-            if here.f_code is wrapper_code and name in ("b", "bl"):
-                self._handing_over = True
-            if name == "bcc":
+            self._started = self._started or inside
+            self._handing_over = here.f_code is wrapper_code and name in ("b", "bl")
+            if name in _CONDITIONAL:
                 caller = here.f_back
                 if here.f_code is wrapper_code:
                     branches.append(_branch(here, None, bool(operands[0])))
@@ -174,10 +200,15 @@ def _comment(frame, lineno=None):
 def _branch(frame, caller, taken):
     """The Branch of the bcc executing on `frame` (the wrapper, or a helper the wrapper
     called from `caller`)."""
-    call = _call_at(frame, ("bcc",))
+    call = _call_at(frame, _CONDITIONAL)
     if call is None or len(call.args) < 2:
         return Branch("?", {}, taken)
     condition = call.args[1]
+    if isinstance(condition, ast.UnaryOp) and isinstance(condition.op, ast.Not) \
+            and isinstance(condition.operand, ast.Compare):
+        # `bcc(m, not <comparison>)`: gcc branches when the check holds (BEQ to the next
+        # check); the Branch is the failed check, taken when the branch was not
+        condition, taken = condition.operand, not taken
     values = {}
     note = _comment(frame) or _comment(frame, frame.f_lineno - 1)
     if caller is not None:                        # helper: its parameters -> wrapper's names
@@ -210,6 +241,12 @@ def _leaf(kernel):
     parts = [p for p in kernel.split(" > ") if "Eval" not in p and "GetTensorShape" not in p
              and "GetEval" not in p and not p.endswith("_wrapper_s8")]
     return " > ".join(parts) if parts else kernel
+
+
+def _is_equality(condition):
+    """Whether `condition` (source text) is one `==` comparison."""
+    tree = ast.parse(condition, mode="eval").body
+    return isinstance(tree, ast.Compare) and len(tree.ops) == 1 and isinstance(tree.ops[0], ast.Eq)
 
 
 def _negated(condition):
@@ -250,12 +287,12 @@ def dispatch(model, step, kernel, build):
         harness.run_step(step, values, build, tracer=tracer)
     except _Handover:
         pass
-    taken = [b for b in tracer.branches if b.taken]
-    if taken:
-        reason = f"{leaf}: " + "; ".join(b.text() for b in taken)
+    away = [b for b in tracer.branches if b.steers_away]
+    if away:
+        reason = f"{leaf}: " + "; ".join(b.text() for b in away)
     else:
         reason = f"{leaf}: the wrapper's first path, every check held (" + \
-            ", ".join(_negated(b.condition) for b in tracer.branches) + ")"
+            ", ".join(b.held for b in tracer.branches) + ")"
     return Dispatch(step.index, step.op, kernel, reason, tracer.branches, tracer.leaf or "")
 
 

@@ -19,7 +19,7 @@ def trace(profiles):
         profiles = [profiles]
     events = []
     for pid, prof in enumerate(profiles, start=1):
-        title = (f"{prof.model}: {prof.path} on {prof.core} ({prof.toolchain}, "
+        title = (f"{prof.model}: {prof.build.path} on {prof.build.core} ({prof.build.toolchain}, "
                  f"{prof.clock_mhz:g} MHz)")
         events.append({"ph": "M", "pid": pid, "tid": 1, "name": "process_name",
                        "args": {"name": title}})
@@ -41,8 +41,8 @@ def trace(profiles):
             start += o.cycles
     first = profiles[0]
     return {"traceEvents": events, "displayTimeUnit": "ns",
-            "otherData": {"model": first.model, "core": first.core,
-                          "toolchain": first.toolchain, "clock_mhz": first.clock_mhz,
+            "otherData": {"model": first.model, "core": first.build.core,
+                          "toolchain": first.build.toolchain, "clock_mhz": first.clock_mhz,
                           "time": "simulated cycles / clock_mhz, in microseconds",
-                          "paths": [p.path for p in profiles],
-                          "total_cycles": {p.path: p.cycles for p in profiles}}}
+                          "paths": [p.build.path for p in profiles],
+                          "total_cycles": {p.build.path: p.cycles for p in profiles}}}

@@ -336,19 +336,36 @@ def render_trace(records, max_lines=None, start=0):
     shown = records[start:stop]
     last = None
     base = min((r.depth for r in records), default=0)
+    entries = frame_entries(records)
     if start:
         lines.append(f"  ... {start} instructions before (--start-at)")
     for i, r in enumerate(shown, start + 1):
         stmt, where = statement(r)
         if r.function != last:
             lines.append(f"  -- in {r.function}" + ("" if r.depth == base else
-                                                     f" (called, depth +{r.depth - base})"))
+                                                     f" ({entries[i - 1]}, depth +{r.depth - base})"))
             last = r.function
         lines.append(render_record(i, r))
         lines.append(f"{'':14}{stmt:<64} {where}")
     if stop < len(records):
         lines.append(f"  ... {len(records) - stop} more instructions (--max-lines)")
     return lines
+
+
+def frame_entries(records):
+    """How the compiled code entered the frame of each record: "called" when a BL or BLX
+    led into it, "inlined" when the port's helper is code gcc inlined into its caller
+    (a Python function of the port, no call in the compiled code)."""
+    how, stack, previous = [], [], None
+    for r in records:
+        while stack and stack[-1][0] > r.depth:
+            stack.pop()
+        if not stack or stack[-1][0] < r.depth:
+            entered = previous is not None and previous.mnemonic in ("bl", "blx")
+            stack.append((r.depth, "called" if entered else "inlined"))
+        how.append(stack[-1][1])
+        previous = r
+    return how
 
 
 def traced_counts(records):

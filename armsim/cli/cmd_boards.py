@@ -30,13 +30,21 @@ def boards_command(name):
         board = boards.board_named(name)
     except ValueError as e:
         raise click.ClickException(str(e)) from None
+    from rich.markup import escape
     t = Table(title=f"{board.title}: {boards.configure(board.name).describe()}")
     t.add_column("figure")
     t.add_column("value", overflow="fold")
+    t.add_column("range", overflow="fold")
     t.add_column("source", overflow="fold")
-    for figure, value, source in boards.cited_figures(board):
-        t.add_row(figure, str(value), source or "[red]no source[/]")
+    for figure, value, source, plausible in boards.cited_figures(board):
+        cited = escape(source) if source else "[red]no source[/]"
+        if plausible is not None:
+            cited += escape(f". Range {plausible.describe()}: {plausible.basis}")
+        t.add_row(figure, escape(str(value)), plausible.describe() if plausible else "", cited)
     con.print(t)
+    caches = ", ".join(c.switch for c in boards.configure(board.name).caches())
+    con.print(f"caches (--no-cache NAME): {caches or 'none'}.  Assumed figures: `armsim "
+              f"profile --board {board.name}` reports the cycles at both ends of each range.")
     if board.notes:
         con.print(board.notes)
 

@@ -12,7 +12,7 @@ import click
 import numpy as np
 
 from armsim.analysis import timeline
-from armsim.cli import output
+from armsim.infra import output
 from armsim.cli.common import (INPUT_HELP, MODEL_HELP, arena as plan_arena, build,
                                build_options, check_outputs, console, cycles_label, fail,
                                inputs, load_model, path_option, profile as run_profile,
@@ -95,31 +95,54 @@ def _why(m, steps, builds, profiles):
             for s, o in zip(steps, profiles[path]["ops"])}
 
 
+def _span(cycles, low, high):
+    """An op's cycles at the ends of the assumed figures' ranges, relative to `cycles`;
+    blank where they do not move it."""
+    if low == high == cycles or not cycles:
+        return ""
+    return f"{100 * (low / cycles - 1):+.1f}% {100 * (high / cycles - 1):+.1f}%"
+
+
 def _print_profile(m, prof, plan):
     from rich.table import Table
     total = prof.cycles or 1
     waits = "" if prof.board else f", {prof.flash_wait_states} flash wait states"
     b = prof.build
+    spans = prof.cycles_min != prof.cycles_max or any(
+        o.cycles_min != o.cycles_max for o in prof.ops)
+    caption = cycles_label([b], prof.board)
+    if spans:
+        caption += ("; range: the cycles with the board's assumed figures at the ends of "
+                    "their ranges (`armsim boards NAME`), per op, and for the whole model on "
+                    "one board")
     t = Table(title=f"{m.name} on {b.core} ({b.path}, {b.toolchain}, "
-                    f"{prof.clock_mhz:g} MHz{waits})",
-              caption=cycles_label([b], prof.board))
-    for col, just in (("#", "right"), ("op", "left"), ("types", "left"), ("kernel path", "left"),
-                      ("output", "left"), ("MACs", "right"), ("instructions", "right"),
-                      ("cycles", "right"), ("cycles/MAC", "right"), ("%", "right")):
+                    f"{prof.clock_mhz:g} MHz{waits})", caption=caption)
+    columns = [("#", "right"), ("op", "left"), ("types", "left"), ("kernel path", "left"),
+               ("output", "left"), ("MACs", "right"), ("instructions", "right"),
+               ("cycles", "right")] + ([("range", "right")] if spans else []) + \
+        [("cycles/MAC", "right"), ("%", "right")]
+    for col, just in columns:
         t.add_column(col, justify=just)
     for o in prof.ops:
         cpm = f"{o.cycles / o.macs:.2f}" if o.macs else "-"
+        span = [_span(o.cycles, o.cycles_min, o.cycles_max)] if spans else []
         t.add_row(str(o.index), o.op, o.types, _kernel_label(o), "x".join(map(str, o.output_shape)),
-                  _fmt(o.macs), _fmt(o.instructions), _fmt(o.cycles), cpm,
+                  _fmt(o.macs), _fmt(o.instructions), _fmt(o.cycles), *span, cpm,
                   f"{100 * o.cycles / total:.1f}")
     cpm = f"{prof.cycles / prof.macs:.2f}" if prof.macs else "-"
+    span = [_span(prof.cycles, prof.cycles_min, prof.cycles_max)] if spans else []
     t.add_section()
     t.add_row("", "total", "", "", "", _fmt(prof.macs), _fmt(prof.instructions), _fmt(prof.cycles),
-              cpm, "100.0")
+              *span, cpm, "100.0")
     con = console()
     con.print(t)
-    con.print(f"latency {prof.latency_ms():.3f} ms at {prof.clock_mhz:g} MHz; arena "
-              f"{_fmt(plan.total)} bytes (head {_fmt(plan.head)} + tail {_fmt(plan.tail)})")
+    latency = f"latency {prof.latency_ms():.3f} ms at {prof.clock_mhz:g} MHz"
+    if spans:
+        low, high = (cores.latency_ms(c, prof.clock_mhz) for c in (prof.cycles_min,
+                                                                      prof.cycles_max))
+        latency += f" ({low:.3f}-{high:.3f} ms over the assumed figures' ranges)"
+    con.print(f"{latency}; arena {_fmt(plan.total)} bytes (head {_fmt(plan.head)} + tail "
+              f"{_fmt(plan.tail)})")
     if prof.not_simulated:
         con.print(f"not simulated: {prof.not_simulated} of {len(prof.ops)} ops, computed on "
                   f"the host (float QUANTIZE/DEQUANTIZE: no FPU model; other ops: by TFLM, no "

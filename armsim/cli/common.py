@@ -15,7 +15,7 @@ import threading
 import click
 
 from armsim import api
-from armsim.cli import output
+from armsim.infra import output
 from armsim.cpu import cores, machine
 from armsim.data import boards, modelgen
 from armsim.errors import BuildError, CaseError, ModelError, ProfileError
@@ -204,14 +204,14 @@ def _memory_wait_states(ctx, param, values):
 def _board_options(command):
     @functools.wraps(command)
     def resolved(board, sram_wait_states, wait_states, arena, stack, weights, no_caches,
-                 core, clock_mhz, flash_wait_states, **kwargs):
+                 no_cache, core, clock_mhz, flash_wait_states, **kwargs):
         config = None
         if board:
             try:
                 config = boards.configure(board, clock_mhz,
                                           {"flash": flash_wait_states,
                                            "sram": sram_wait_states, **dict(wait_states)},
-                                          arena, weights, not no_caches, core, stack)
+                                          arena, weights, not no_caches, core, stack, no_cache)
             except ValueError as e:
                 fail(f"--board {board}: {e}")
             core, clock_mhz, flash_wait_states = config.core, config.clock_mhz, 0
@@ -220,7 +220,8 @@ def _board_options(command):
                                           ("--wait-states", wait_states),
                                           ("--arena", arena), ("--stack", stack),
                                           ("--weights", weights),
-                                          ("--no-caches", no_caches)) if v]
+                                          ("--no-caches", no_caches),
+                                          ("--no-cache", no_cache)) if v]
             if given:
                 fail(f"{', '.join(given)} describe a board's memory: give --board "
                      f"(see `armsim boards`)")
@@ -229,6 +230,10 @@ def _board_options(command):
     for option in (
             click.option("--no-caches", is_flag=True,
                          help="with --board: disable every cache and flash accelerator"),
+            click.option("--no-cache", metavar="CACHE", multiple=True,
+                         help="with --board: disable one cache (repeatable; `armsim boards "
+                              "NAME` names them, e.g. s-cache on ek-ra6m4, which the MLPerf "
+                              "Tiny firmware enables and FSP's start-up leaves off)"),
             click.option("--weights", metavar="MEMORY",
                          help="with --board: the memory the weights live in [default: flash]"),
             click.option("--stack", metavar="MEMORY",

@@ -44,3 +44,7 @@ def run():
         except OSError:            # a reader that went away (`armsim profile | head`)
             pass
     os._exit(code)
+
+
+if __name__ == "__main__":
+    run()

@@ -35,7 +35,8 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from . import machine, memory
-from .instructions import CLASS_INDEX, CLASS_OF, CLASSES, MNEMONICS, N_CLASSES, N_MNEMONICS
+from .instructions import (CLASS_INDEX, CLASS_OF, MNEMONICS, N_CLASSES, N_MNEMONICS,
+                           SCALAR_CLASSES)
 
 # --- the tables ---------------------------------------------------------------------------
 
@@ -138,8 +139,8 @@ def _m7_pairs():
     single_issue = {"div", "ldrd", "strd", "ldm", "stm"}
     begin_group = {"simd", "sat"}
     pairs = set()
-    for p in CLASSES:
-        for c in CLASSES:
+    for p in SCALAR_CLASSES:
+        for c in SCALAR_CLASSES:
             if p in single_issue or c in single_issue or c in begin_group or p == "it":
                 continue
             need = {}
@@ -237,6 +238,8 @@ class Counters:
     multiple_beats: int          # registers moved by PUSH/POP/LDM/STM
     it_failed: int               # IT-block instructions whose condition failed
     region_beats: dict           # region name -> load beats + store beats
+    region_stores: dict = None   # region name -> store beats
+    stack_loads: int = 0         # words loaded with no region (POP, stack slots, literals)
 
     @classmethod
     def of(cls, m, region_names=()):
@@ -247,16 +250,17 @@ class Counters:
     def of_block(cls, b, region_names=()):
         """The counters of one block of the machine's layout (`machine.totals`, or a row of
         `machine.blocks`: one stage)."""
-        beats = {}
+        beats, stores = {}, {}
         for r, name in enumerate(region_names):
             base = machine.REGION_BASE + r * len(machine.REGION_FIELDS)
             beats[name] = int(b[base + 1] + b[base + 4])            # load + store beats
+            stores[name] = int(b[base + 4])
         pairs = b[machine.PAIRS:machine.PAIRS + N_CLASSES * N_CLASSES]
         return cls(np.array(b[:N_MNEMONICS], np.int64),
                    np.array(pairs, np.int64).reshape(N_CLASSES, N_CLASSES),
                    int(b[machine.TAKEN]),
                    int(b[machine.STACK_BEATS] + b[machine.MULTIPLE_BEATS]),
-                   int(b[machine.IT_FAILED]), beats)
+                   int(b[machine.IT_FAILED]), beats, stores, int(b[machine.STACK_LOADS]))
 
     def class_counts(self):
         return self.mnemonics @ _CLASS_OF_MNEMONIC
@@ -283,9 +287,21 @@ def _dual_issued(rule, pairs, class_counts):
 
 
 def _issue_cycles(c):
-    """Per mnemonic, its issue cycles on core `c`."""
-    return np.array([c.mnemonic_cycles.get(mn, c.class_cycles[CLASS_OF[mn]])
+    """Per mnemonic, its issue cycles on core `c` (0 for a class the core's table has no
+    figure for: `_check_priced` refuses runs that execute one)."""
+    return np.array([c.mnemonic_cycles.get(mn, c.class_cycles.get(CLASS_OF[mn], 0))
                      for mn in MNEMONICS], np.int64)
+
+
+def _check_priced(c, mnemonic_counts):
+    """ValueError when the run executed an instruction whose class core `c`'s table does
+    not price (the Armv8.1-M classes of `instructions.MVE_CLASSES` have no figures yet)."""
+    missing = [mn for mn, n in zip(MNEMONICS, mnemonic_counts)
+               if n and mn not in c.mnemonic_cycles and CLASS_OF[mn] not in c.class_cycles]
+    if missing:
+        raise ValueError(f"{c.name}: no cycle figures for {', '.join(missing[:5])}"
+                         f"{' ...' if len(missing) > 5 else ''} (class "
+                         f"{CLASS_OF[missing[0]]}): MVE timing is not modelled yet")
 
 
 _named_issue_cycles = functools.lru_cache(maxsize=None)(lambda name: _issue_cycles(core(name)))
@@ -294,6 +310,7 @@ _named_issue_cycles = functools.lru_cache(maxsize=None)(lambda name: _issue_cycl
 def breakdown_of(counters, core_model, wait_states=None):
     """The cycle terms (see the module docstring) of `counters` on `core_model`."""
     c = core(core_model)
+    _check_priced(c, counters.mnemonics)
     per_mnemonic = _named_issue_cycles(core_model) if isinstance(core_model, str) \
         else _issue_cycles(c)
     issue = int(per_mnemonic @ counters.mnemonics)
@@ -352,14 +369,15 @@ def _wait_states(flash_wait_states, wait_states):
 
 
 def breakdown(m, core_name, flash_wait_states=0, region_names=(), wait_states=None,
-              memory_system=None):
+              memory_system=None, memo=None):
     """Cycle terms of the instructions machine `m` executed, on core `core_name`.
 
     `region_names` names `m`'s regions in order (`harness.Result.region_names`); wait
     states are per region name (`wait_states={"flash": 2}`), `flash_wait_states=N` is short
     for the flash region.  A wait-state region the machine does not have adds nothing.
     `memory_system` (`armsim.cpu.memory.MemorySystem`) prices memory instead of flat wait
-    states: its data caches need a machine built under `machine.recording_loads()`."""
+    states: its data caches need a machine built under `machine.recording_loads()`; `memo`
+    (a dict) keeps its cache replays for `corner_cycles`."""
     ws = _wait_states(flash_wait_states, wait_states)
     if any(ws.values()) and not region_names:
         raise ValueError("wait states need the machine's region_names")
@@ -370,9 +388,21 @@ def breakdown(m, core_name, flash_wait_states=0, region_names=(), wait_states=No
         raise ValueError("give either flat wait states or a memory system, not both")
     terms = breakdown_of(counters, core_name)
     del terms["wait_states"], terms["total"]
-    terms.update(memory.memory_terms(counters, memory_system, machine.load_trace(m)))
+    terms.update(memory.memory_terms(counters, memory_system,
+                                     machine.load_trace(m, region_names), memo))
     terms["total"] = sum(terms.values())
     return terms
+
+
+def corner_cycles(m, region_names, pricing, total, memo=None):
+    """Total cycles of machine `m`'s run on each memory system of `pricing`
+    (`memory.CornerPricing` of `MemorySystem.corners()`: the board's preset first, then every
+    corner of its assumed figures' ranges), given `total`, the preset's
+    `breakdown(...)["total"]`: only the memory terms differ between corners, priced from the
+    same counters and load trace (`memo`: `pricing.memo()`, as `breakdown` used it)."""
+    costs = pricing.costs(Counters.of(m, region_names), machine.load_trace(m, region_names),
+                          memo)
+    return total - costs[0] + costs
 
 
 def cycles(m, core_name, flash_wait_states=0, region_names=(), wait_states=None,
@@ -399,6 +429,7 @@ def stage_breakdown(m, core_name, flash_wait_states=0, region_names=(), wait_sta
                           memory_system)["total"]
     out = {}
     blocks = machine.blocks(m)
+    _check_priced(core(core_name), blocks[:, :N_MNEMONICS].sum(axis=0))
     active = np.flatnonzero(blocks[:, :N_MNEMONICS].any(axis=1))
     if core(core_name).dual_issue is None:
         block_cycles = blocks[active] @ _block_weights(core_name, tuple(region_names),
@@ -430,4 +461,5 @@ def latency_ms(cycle_count, clock_mhz):
 
 __all__ = ["Core", "DualIssue", "CORES", "CORTEX_M4", "CORTEX_M7", "CORTEX_M33", "CORTEX_M55",
            "Counters", "core", "cycles", "breakdown", "breakdown_of", "stage_breakdown", "NOT_SPLIT",
+           "corner_cycles",
            "latency_ms"]

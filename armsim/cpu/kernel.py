@@ -79,7 +79,11 @@ class Tracer:
             caller = sys._getframe(1)
             if len(records) >= limit:
                 raise RuntimeError(f"trace longer than {limit} instructions: use a smaller problem")
-            records.append(Record(name, mnemonic, tuple(map(int, operands)),
+            try:
+                values = tuple(map(int, operands))
+            except TypeError:                       # a vector operand (a 4-tuple)
+                values = _plain(operands)
+            records.append(Record(name, mnemonic, values,
                                   _plain(result), caller.f_code.co_name, caller.f_lineno,
                                   depth_of(caller), fitted))
             return result
@@ -96,22 +100,34 @@ class Tracer:
                                   py.__closure__)
         self._traced[fast_kernel] = twin
         for name, value in py.__globals__.items():
-            op = _OP_OF_BODY.get(id(value))
+            op = _op_name(value)
             if op is not None:
+                if op not in self._ops:             # registered after this tracer was made
+                    self._ops[op] = self._wrap(ops.OPS[op])
                 namespace[name] = self._ops[op]
             elif isinstance(value, type(fast_kernel)) and value in _PYTHON_OF:
                 namespace[name] = self.traced(value)
         return twin
 
 
-_OP_OF_BODY = {id(op.body): name for name, op in ops.OPS.items()}
+_OP_OF_BODY = {}
+
+
+def _op_name(value):
+    """The op whose body `value` is, else None (the table follows `ops.OPS`, which grows
+    when armsim.cpu.ops_mve is imported)."""
+    if len(_OP_OF_BODY) != len(ops.OPS):
+        _OP_OF_BODY.clear()
+        _OP_OF_BODY.update({id(op.body): name for name, op in ops.OPS.items()})
+    return _OP_OF_BODY.get(id(value))
 
 
 def _plain(result):
+    """Plain ints of an op's result: an int, a tuple of them, or of vectors (4-tuples)."""
     if result is None:
         return None
     if isinstance(result, tuple):
-        return tuple(int(x) for x in result)
+        return tuple(_plain(x) if isinstance(x, tuple) else int(x) for x in result)
     return int(result)
 
 

@@ -10,8 +10,9 @@ numba-compiled counted run and by the pure-Python traced run:
            failed, per-region memory traffic, fault info.
 * ``mem``  uint8 backing store of every region, one after the other.
 * ``rtab`` int64 ``[region, (base address, size, offset in mem, traced)]``.
-* ``trace`` None, or (``build(..., trace_loads=True)``) the int64 granule trace of the loads
-           from traced regions that cache models replay (see `TRACED_REGIONS`).
+* ``trace`` None, or (``build(..., trace_loads=...)``, `recording_loads`) the int64 granule
+           trace of the loads from traced regions that cache models replay (see
+           `TRACEABLE_REGIONS`); ``rtab``'s traced column says which regions append.
 * ``dsp``  True when the core has the DSP extension (CMSIS-NN's ``ARM_MATH_DSP``).
 * ``armclang`` True to take the Arm Compiler 6 branches of CMSIS-NN's code.
 * ``single_rounding`` True for CMSIS-NN built with CMSIS_NN_USE_SINGLE_ROUNDING.
@@ -38,16 +39,19 @@ Machine = namedtuple("Machine", "st mem rtab dsp armclang trace single_rounding 
 Q_FLAG = 0                     # APSR.Q (sticky)
 GE_FLAGS = 1                   # APSR.GE<3:0>
 PREV_CLASS = 2                 # class index of the previous instruction
-FAULT_ADDRESS = 3
-FAULT_MNEMONIC = 4
-FAULTED = 5                    # 1 in the row whose access faulted
-HEADER = 6
+QC_FLAG = 3                    # FPSCR.QC, the MVE saturation flag (sticky; `qc_flag`)
+FAULT_ADDRESS = 4
+FAULT_MNEMONIC = 5
+FAULTED = 6                    # 1 in the row whose access faulted
+HEADER = 7
 # within a block: per-mnemonic counts first, then
 TAKEN = N_MNEMONICS            # taken branches (incl. calls and returns)
 STACK_BEATS = TAKEN + 1        # words moved by PUSH/POP (the stack frame)
 MULTIPLE_BEATS = STACK_BEATS + 1  # words moved by LDM/STM (the 1 + N cycle models need N)
 IT_FAILED = MULTIPLE_BEATS + 1  # IT-block instructions whose condition failed (not executed)
-PAIRS = IT_FAILED + 1          # N_CLASSES x N_CLASSES: (previous class, class) counts
+STACK_LOADS = IT_FAILED + 1    # words loaded with no region: POP registers, stack-slot and
+                               # literal-pool loads (the rest of the unaddressed beats are stores)
+PAIRS = STACK_LOADS + 1        # N_CLASSES x N_CLASSES: (previous class, class) counts
 MAX_REGIONS = 8
 REGION_FIELDS = ("loads", "load_beats", "load_bytes", "stores", "store_beats", "store_bytes")
 REGION_BASE = PAIRS + N_CLASSES * N_CLASSES
@@ -123,8 +127,12 @@ NO_CLASS = CLASS_INDEX["it"]   # a neutral predecessor at reset (IT never affect
 # Loads from a traced region append the 16-byte granule (address >> GRANULE_SHIFT) they touch
 # whenever it differs from the previous traced load's granule.  Replaying that sequence through
 # an LRU cache whose line is a multiple of 16 bytes gives its exact hits and misses: repeated
-# accesses to the most recently used line change no LRU state.  `armsim.cpu.memory` replays it.
-TRACED_REGIONS = ("flash",)    # constant data (weights) behind a flash accelerator or cache
+# accesses to the most recently used line change no LRU state.  The same holds for the
+# granules of any subset of the regions (one cache's share of the trace): a repeat dropped
+# from the whole sequence is a repeat in the subset too.  `armsim.cpu.memory` replays it.
+# Which regions append is chosen per run (`recording_loads`): only those a cache sits in
+# front of, since every appended granule costs the counted run time.
+TRACEABLE_REGIONS = ("flash", "sram")   # constant data (weights), the arena
 GRANULE_SHIFT = 4
 TRACE_COUNT, TRACE_LAST, TRACE_HEADER = 0, 1, 2
 TRACE_CAPACITY = 1 << 22       # granules per machine (one op); beyond, loads are only counted
@@ -175,7 +183,7 @@ def _align16(n):
     return (n + 15) & ~15
 
 
-_recording = [None]        # inside `recording_loads`: the block's shared trace buffer
+_recording = [None, ()]    # inside `recording_loads`: the shared trace buffer, traced regions
 
 
 def _new_trace():
@@ -183,33 +191,48 @@ def _new_trace():
     return np.empty(TRACE_HEADER + TRACE_CAPACITY, np.int64)
 
 
+def _traced(regions):
+    unknown = set(regions) - set(TRACEABLE_REGIONS)
+    if unknown:
+        raise ValueError(f"cannot trace loads from {sorted(unknown)} "
+                         f"(traceable: {', '.join(TRACEABLE_REGIONS)})")
+    return tuple(regions)
+
+
 @contextmanager
-def recording_loads():
-    """Within this context, `build` makes machines that trace their loads (for the cache
-    models of `armsim.cpu.memory`) unless told otherwise.  A traced machine is another numba
-    type, so its kernels compile once more; untraced runs are unchanged.
+def recording_loads(regions=TRACEABLE_REGIONS):
+    """Within this context, `build` makes machines that trace their loads from `regions`
+    (for the cache models of `armsim.cpu.memory`) unless told otherwise.  A traced machine
+    is another numba type, so its kernels compile once more; untraced runs are unchanged.
 
     The machines built in one block share one trace buffer, each build starting it afresh:
     read a machine's `load_trace` before building the next.  (A fresh 32 MB buffer per op
     cost a model run its page faults again at every op: 10-13 % of a board run.)"""
-    before = _recording[0]
-    _recording[0] = _new_trace()
+    before = list(_recording)
+    _recording[:] = [_new_trace(), _traced(regions)]
     try:
         yield
     finally:
-        _recording[0] = before
+        _recording[:] = before
 
 
 def build(memory, dsp=True, armclang=False, trace_loads=None, single_rounding=False):
     """Materialise a `Memory` layout into a fresh `Machine` with zeroed counters;
-    `trace_loads` (default: inside `recording_loads`) adds the load trace."""
+    `trace_loads` (default: inside `recording_loads`) adds the load trace: True traces
+    every traceable region, a tuple of region names those."""
+    if trace_loads is None and _recording[0] is not None:
+        trace, traced = _recording[0], _recording[1]
+    elif trace_loads:
+        trace = _new_trace()
+        traced = TRACEABLE_REGIONS if trace_loads is True else _traced(trace_loads)
+    else:
+        trace, traced = None, ()
     n = len(memory.names)
     rtab = np.zeros((n, 4), np.int64)
     offset = 0
     for i in range(n):
         size = _align16(memory.sizes[i])
-        rtab[i] = (memory.bases[i], memory.sizes[i], offset,
-                   memory.names[i] in TRACED_REGIONS)
+        rtab[i] = (memory.bases[i], memory.sizes[i], offset, memory.names[i] in traced)
         offset += size
     mem = np.zeros(offset, np.uint8)
     for i, name in enumerate(memory.names):
@@ -220,11 +243,6 @@ def build(memory, dsp=True, armclang=False, trace_loads=None, single_rounding=Fa
     regions = np.zeros((len(CODE_REGIONS), STATE_SIZE), np.int64)
     st = regions[0]
     st[PREV_CLASS] = NO_CLASS
-    trace = None
-    if trace_loads is None and _recording[0] is not None:
-        trace = _recording[0]
-    elif trace_loads:
-        trace = _new_trace()
     if trace is not None:
         trace[:TRACE_HEADER] = (0, -1)
     return Machine(st, mem, rtab, dsp, armclang, trace, single_rounding, regions)
@@ -238,6 +256,13 @@ def read(m, address, count, dtype=np.int8):
             start = offset + address - base
             return m.mem[start:start + nbytes].view(dtype).copy()
     raise MemoryFault(f"host read of {nbytes} bytes at {address:#010x} is outside every region")
+
+
+def qc_flag(m):
+    """FPSCR.QC: whether an MVE instruction saturated.  Only ever set, so the ops set it in
+    the current code region's row and the machine's flag is the OR over the rows (region
+    changes need not carry it)."""
+    return bool(m.regions[:, QC_FLAG].any())
 
 
 def reset_counters(m):
@@ -291,14 +316,22 @@ def class_pairs(m, block=None):
     return b[PAIRS:PAIRS + N_CLASSES * N_CLASSES].reshape(N_CLASSES, N_CLASSES)
 
 
-def load_trace(m):
-    """The granules (16-byte units) traced loads touched, in order, and how many granule
-    changes did not fit the trace (0 when it is complete); None for an untraced machine."""
+LoadTrace = namedtuple("LoadTrace", "granules dropped spans")
+
+
+def load_trace(m, region_names=()):
+    """A `LoadTrace`: the granules (16-byte units) traced loads touched, in order; how many
+    granule changes did not fit the trace (0 when it is complete); and per traced region
+    named in `region_names` (the machine's regions in order), its span of granules
+    [first, end).  None for an untraced machine."""
     if m.trace is None:
         return None
     appended = int(m.trace[TRACE_COUNT])
     kept = min(appended, len(m.trace) - TRACE_HEADER)
-    return m.trace[TRACE_HEADER:TRACE_HEADER + kept], appended - kept
+    spans = {name: (int(base) >> GRANULE_SHIFT, (int(base + size) + (1 << GRANULE_SHIFT) - 1)
+                    >> GRANULE_SHIFT)
+             for name, (base, size, _, traced) in zip(region_names, m.rtab) if traced}
+    return LoadTrace(m.trace[TRACE_HEADER:TRACE_HEADER + kept], appended - kept, spans)
 
 
 def region_traffic(m, region_names, block=None):
@@ -314,5 +347,6 @@ def region_traffic(m, region_names, block=None):
 
 __all__ = ["Machine", "Memory", "MemoryFault", "build", "read", "counts", "fitted_counts",
            "counter", "totals", "blocks", "stage_label", "STAGES", "region_index", "in_region",
+           "qc_flag",
            "leave", "class_pairs",
-           "region_traffic", "load_trace", "CLASSES"]
+           "region_traffic", "load_trace", "LoadTrace", "recording_loads", "CLASSES"]

@@ -27,7 +27,7 @@ from . import isa
 from .instructions import CLASS_INDEX, CLASS_OF, MNEMONIC_INDEX
 from .machine import (FAULT_ADDRESS, FAULT_MNEMONIC, FAULTED, FITTED, GE_FLAGS, GRANULE_SHIFT,
                       IT_FAILED, MULTIPLE_BEATS, PAIRS, PREV_CLASS, Q_FLAG, REGION_BASE,
-                      REGION_FIELDS, STACK_BEATS, TAKEN, TRACE_COUNT,
+                      REGION_FIELDS, STACK_BEATS, STACK_LOADS, TAKEN, TRACE_COUNT,
                       TRACE_HEADER, TRACE_LAST, Machine, MemoryFault, category_start,
                       region_index)
 from .instructions import N_CLASSES
@@ -394,8 +394,8 @@ def _record_granules_compiled(trace, traced, first, last):
 
 @jit(inline="numba", cache=False)
 def _record(m, region, address, nbytes):
-    """Trace a load from a traced region (`machine.TRACED_REGIONS`, the region's traced
-    flag) when `m` records loads."""
+    """Trace a load from a traced region (the region's traced flag, `machine.recording_loads`)
+    when `m` records loads."""
     _record_granules(m.trace, m.rtab[region, 3], address >> GRANULE_SHIFT,
                      (address + nbytes - 1) >> GRANULE_SHIFT)
 
@@ -527,10 +527,13 @@ def _stack(mnemonic, returns):
     """PUSH/POP of a function's frame: `registers` words to or from the stack; a POP that
     loads PC is a return (a taken branch)."""
     index, cls, cat = _ids(mnemonic)
+    loads = mnemonic == "pop"
 
     def op(m, registers):
         block = issue(m, index, cls, cat)
         m.st[block + STACK_BEATS] += registers
+        if loads:
+            m.st[block + STACK_LOADS] += registers
         if returns:
             m.st[block + TAKEN] += 1
     return op
@@ -539,6 +542,8 @@ def _stack(mnemonic, returns):
 push = _register("push", "push", _stack("push", False))
 pop = _register("pop", "pop", _stack("pop", False))
 pop_pc = _register("pop_pc", "pop", _stack("pop", True))
+# LDM Rn, {...} of stacked arguments (Rn = SP + #imm): `registers` words off the stack
+ldm_sp = _register("ldm_sp", "ldm", _stack("ldm", False))
 
 
 # --- branches ----------------------------------------------------------------------------
@@ -571,12 +576,20 @@ def _stack_slot(mnemonic, name):
     """A load or store of a stack slot: a stacked argument (the fifth and later arguments
     of a call) or a register spilled by the compiler.  The value lives in the kernel's
     Python variable; only the instruction's issue slot is counted (the stack is not one
-    of the machine's memory regions)."""
+    of the machine's memory regions); a load also counts its words in STACK_LOADS."""
     index, cls, cat = _ids(mnemonic, name)
+    loaded = _stack_load_words(mnemonic)
 
     def op(m):
-        issue(m, index, cls, cat)
+        block = issue(m, index, cls, cat)
+        if loaded:
+            m.st[block + STACK_LOADS] += loaded
     return _register(name, mnemonic, op)
+
+
+def _stack_load_words(mnemonic):
+    """Words a stack-slot or literal access of `mnemonic` loads (0 for a store)."""
+    return 2 if mnemonic == "ldrd" else int(mnemonic.startswith("ld"))
 
 
 ldr_sp = _stack_slot("ldr", "ldr_sp")       # LDR Rt, [sp, #imm]
@@ -584,7 +597,9 @@ str_sp = _stack_slot("str", "str_sp")       # STR Rt, [sp, #imm]
 ldrd_sp = _stack_slot("ldrd", "ldrd_sp")    # LDRD Rt, Rt2, [sp, #imm]
 strd_sp = _stack_slot("strd", "strd_sp")    # STRD Rt, Rt2, [sp, #imm]
 ldrsh_sp = _stack_slot("ldrsh", "ldrsh_sp")  # LDRSH Rt, [Rn, #imm] of a struct on the caller's stack
+ldrh_sp = _stack_slot("ldrh", "ldrh_sp")    # LDRH Rt, [Rn, #imm]: a uint16_t slot or struct field
 ldrsb_sp = _stack_slot("ldrsb", "ldrsb_sp")  # LDRSB Rt, [Rn, #imm] of a struct on the caller's stack
+ldrh_sp = _stack_slot("ldrh", "ldrh_sp")    # LDRH Rt, [Rn, #imm]: a uint16_t local or a struct field
 strb_sp = _stack_slot("strb", "strb_sp")    # STRB Rt, [sp, #imm]
 
 
@@ -598,10 +613,13 @@ def _fitted(name):
     """``fitted_<name>(m)``: op `name`'s issue slot, also counted as fitted."""
     mnemonic = OPS[name].mnemonic
     index, cls, cat = _ids(mnemonic, "fitted_" + name)
+    loaded = _stack_load_words(mnemonic) if name.endswith("_sp") else 0
 
     def op(m):
         block = issue(m, index, cls, cat)
         m.st[block + FITTED + index] += 1
+        if loaded:
+            m.st[block + STACK_LOADS] += loaded
     return _register("fitted_" + name, mnemonic, op, fitted=True)
 
 
@@ -610,8 +628,11 @@ fitted_str_sp = _fitted("str_sp")
 fitted_ldrd_sp = _fitted("ldrd_sp")
 fitted_strd_sp = _fitted("strd_sp")
 fitted_ldrsh_sp = _fitted("ldrsh_sp")
+fitted_ldrh_sp = _fitted("ldrh_sp")
 fitted_ldrsb_sp = _fitted("ldrsb_sp")
+fitted_ldrh_sp = _fitted("ldrh_sp")
 fitted_strb_sp = _fitted("strb_sp")
+fitted_ldm_sp = _fitted("ldm_sp")
 fitted_mov = _fitted("mov")
 fitted_add = _fitted("add")
 fitted_sub = _fitted("sub")

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from armsim.cpu import cores, machine
+from armsim.cpu import cores, machine, memory
 from armsim.errors import ProfileError
 from armsim.infra import precompile
 from armsim.pipeline import harness
@@ -38,6 +38,17 @@ class OpProfile:
     types: str = ""              # activation / weight types, e.g. "int8", "int16x8"
     fitted: dict = field(default_factory=dict)  # of `mnemonics`, those issued by fitted ops
     stages: dict = field(default_factory=dict)  # stage -> {"cycles", "instructions"} (cores)
+    corner_cycles: object = None  # with a board: cycles per `MemorySystem.corners()` system
+
+    @property
+    def cycles_min(self):
+        """The fewest cycles over the board's assumed figures' ranges (`cores.corner_cycles`);
+        `cycles` without a board or assumed figures."""
+        return self.cycles if self.corner_cycles is None else int(self.corner_cycles.min())
+
+    @property
+    def cycles_max(self):
+        return self.cycles if self.corner_cycles is None else int(self.corner_cycles.max())
 
     @property
     def instructions(self):
@@ -74,6 +85,20 @@ class ModelProfile:
     def fitted_instructions(self):
         return sum(o.fitted_instructions for o in self.ops)
 
+    def _corner_totals(self):
+        """The whole model's cycles on each corner system: one board, so one corner for
+        every op at once (the sum of per-op minima would mix corners)."""
+        vectors = [o.corner_cycles for o in self.ops if o.corner_cycles is not None]
+        return np.sum(vectors, axis=0) if vectors else np.array([self.cycles])
+
+    @property
+    def cycles_min(self):
+        return int(self._corner_totals().min())
+
+    @property
+    def cycles_max(self):
+        return int(self._corner_totals().max())
+
     @property
     def not_simulated(self):
         """How many ops were computed on the host (no counts, no cycles, MACs unknown)."""
@@ -92,6 +117,7 @@ class ModelProfile:
             "ops": [{"index": o.index, "op": o.op, "kernel": o.kernel,
                      "reference": o.reference, "output_shape": list(o.output_shape),
                      "macs": o.macs, "instructions": o.instructions, "cycles": o.cycles,
+                     "cycles_min": o.cycles_min, "cycles_max": o.cycles_max,
                      "mnemonics": dict(sorted(o.mnemonics.items(), key=lambda kv: -kv[1])),
                      "fitted_instructions": o.fitted_instructions,
                      "fitted_mnemonics": dict(sorted(o.fitted.items(), key=lambda kv: -kv[1])),
@@ -99,7 +125,8 @@ class ModelProfile:
                      "simulated": o.simulated, "types": o.types} for o in self.ops],
             "total": {"macs": self.macs, "instructions": self.instructions,
                       "fitted_instructions": self.fitted_instructions,
-                      "cycles": self.cycles, "latency_ms": self.latency_ms(),
+                      "cycles": self.cycles, "cycles_min": self.cycles_min,
+                      "cycles_max": self.cycles_max, "latency_ms": self.latency_ms(),
                       "ops": len(self.ops), "not_simulated_ops": self.not_simulated},
             "arena_bytes": arena_bytes,
         }
@@ -217,13 +244,15 @@ def run(model, build, clock_mhz=100.0, flash_wait_states=0, inputs=None, steps=N
         values[t.index] = x
     ops = []
     memory_system = board.memory if board is not None else None
+    pricing = memory.CornerPricing(memory_system.corners()) \
+        if memory_system is not None else None
     seen = precompile.Seen(build)
     precompile.warm(model, steps, values, build, harness.run_step, seen)
-    with machine.recording_loads() if memory_system and memory_system.needs_trace() \
-            else contextlib.nullcontext():
+    traced = memory_system.traced_regions() if memory_system is not None else ()
+    with machine.recording_loads(traced) if traced else contextlib.nullcontext():
         for step in steps:
             ops.append(_profile_step(model, step, values, build, flash_wait_states,
-                                     memory_system))
+                                     memory_system, pricing))
             if not step.host:
                 seen.add(seen.key(step))
             if progress is not None:
@@ -232,8 +261,10 @@ def run(model, build, clock_mhz=100.0, flash_wait_states=0, inputs=None, steps=N
     return ModelProfile(model.name, build, clock_mhz, flash_wait_states, ops, outputs, board)
 
 
-def _profile_step(model, step, values, build, flash_wait_states, memory_system):
-    """Run one step, store its output in `values`, and price it (its `OpProfile`)."""
+def _profile_step(model, step, values, build, flash_wait_states, memory_system, pricing=None):
+    """Run one step, store its output in `values`, and price it (its `OpProfile`; with a
+    board, also on each corner of its assumed figures, `pricing`, from the same counters
+    and load trace)."""
     core = build.core
     m, names, chain, out = harness.run_step(step, values, build)
     if isinstance(out, list):                   # every output of an op TFLM computed
@@ -241,19 +272,24 @@ def _profile_step(model, step, values, build, flash_wait_states, memory_system):
             values[i] = np.asarray(x).reshape(model.tensors[i].shape)
     else:
         values[step.output] = np.asarray(out).reshape(step.output_shape)
+    corner_cycles = None
     if m is None:
         counts, fitted, cyc, bd, stages = {}, {}, 0, {}, {}
     else:
         counts, fitted = machine.counts(m), machine.fitted_counts(m)
+        replays = pricing.memo() if pricing is not None else None
         bd = cores.breakdown(m, core, flash_wait_states=flash_wait_states,
-                             region_names=names, memory_system=memory_system)
+                             region_names=names, memory_system=memory_system, memo=replays)
         cyc = bd["total"]
         stages = cores.stage_breakdown(m, core, flash_wait_states, names,
                                        memory_system=memory_system, total=cyc)
+        if pricing is not None and len(pricing.corners) > 1:
+            corner_cycles = cores.corner_cycles(m, names, pricing, cyc, replays)
     ref = step.reference_only or not build.cmsis_nn
     return OpProfile(step.index, step.op, " > ".join(chain), ref, step.output_shape,
                      step.macs, counts, cyc, m is not None, bd,
-                     op_types(model, model.operators[step.index]), fitted, stages)
+                     op_types(model, model.operators[step.index]), fitted, stages,
+                     corner_cycles)
 
 
 __all__ = ["run", "random_inputs", "load_input", "check_inputs", "ModelProfile", "OpProfile"]

@@ -33,17 +33,20 @@ def test_stages_sum_to_each_ops_cycles(name, path):
 
 
 def test_conv_stages_name_where_the_cycles_go():
-    """The example's im2col convolution: MACs, im2col, requantize and calibrated traffic are
-    all there, and the DSP build spends fewer cycles on MACs than the plain-C one."""
+    """The example's im2col convolution: MACs, im2col, requantize, transcribed stack traffic
+    and TFLM's glue are all there (no calibrated traffic: the kernels are read off gcc's
+    disassembly), and the DSP build spends fewer cycles on MACs than the plain-C one."""
     model = api.load_model(None)
     simd, scalar = (profiler.run(model, Build(p)).ops[0] for p in ("simd", "scalar"))
     assert "arm_convolve_s8" in simd.kernel
-    for stage in ("mac", "im2col", "requantize", "calibrated", "glue", "loads"):
+    for stage in ("mac", "im2col", "requantize", "calls", "glue", "loads"):
         assert simd.stages[stage]["cycles"] > 0, stage
+    assert "calibrated" not in simd.stages and "calibrated" not in scalar.stages
     assert simd.stages["unpack"]["cycles"] > 0                   # SXTB16 / SXTAB16 / PKHBT
     assert simd.stages["mac"]["cycles"] < scalar.stages["mac"]["cycles"]
-    # requantize: one arm_nn_requantize per output, the same work on both paths
-    assert simd.stages["requantize"] == scalar.stages["requantize"]
+    # requantize: one arm_nn_requantize per output, the same instructions on both paths (the
+    # M3 build loads some multipliers apart from the shift: they pipeline less)
+    assert simd.stages["requantize"]["instructions"] == scalar.stages["requantize"]["instructions"]
 
 
 def test_board_memory_is_its_own_row():

@@ -1,5 +1,6 @@
-"""Board presets: every figure cited, wait states re-derived from the vendor tables, overrides,
-placement, the build label, and the `armsim boards` / `--board` command line."""
+"""Board presets: every figure cited (an assumed one with the range it could take), wait states
+re-derived from the vendor tables, overrides, placement, the RA6M4's S-cache, the build label,
+and the `armsim boards` / `--board` command line with the cycles' range."""
 import json
 
 import pytest
@@ -17,11 +18,69 @@ def test_the_issue_s_boards_are_there():
 
 
 @pytest.mark.parametrize("name", sorted(boards.BOARDS))
-def test_every_figure_has_a_source(name):
+def test_every_figure_has_a_source_and_is_listed_once(name):
     figures = boards.cited_figures(boards.BOARDS[name])
     assert len(figures) >= 10
-    missing = [figure for figure, _, source in figures if not (source and source.strip())]
+    missing = [figure for figure, _, source, _ in figures if not (source and source.strip())]
     assert not missing, missing
+    labels = [figure for figure, *_ in figures]
+    assert len(labels) == len(set(labels)), labels
+
+
+def _assumed_fields(system):
+    """(label, value, source, Range or None) of every dataclass field whose source says it
+    is assumed."""
+    objs = list(system.memories.values()) + system.caches() + [system.fetch]
+    for obj in objs:
+        for name, source in obj.sources.items():
+            if "assumption" in source.lower() and name not in ("memory", "cache",
+                                                               "data_cache"):
+                yield f"{getattr(obj, 'name', 'fetch')}.{name}", getattr(obj, name), source, \
+                    obj.ranges.get(name)
+
+
+@pytest.mark.parametrize("name", sorted(boards.BOARDS))
+def test_every_assumed_figure_carries_a_cited_range_holding_its_value(name):
+    board = boards.BOARDS[name]
+    for label, value, source, plausible in _assumed_fields(board.memory_system()):
+        assert plausible is not None, label
+        assert plausible.basis.strip(), label
+        assert plausible.low <= value <= plausible.high, (label, value, plausible)
+    for mem, table in board.wait_tables.items():
+        if "assumption" in table.source.lower():
+            assert table.plausible is not None, mem
+            for clock in (board.clock_mhz / 2, board.clock_mhz):
+                plausible = table.range_at(clock)
+                assert plausible.low <= table.at(clock) <= plausible.high, (mem, clock)
+
+
+def test_boards_without_assumed_figures_price_one_system():
+    for name in ("nucleo-f767zi", "stm32h743"):
+        assert boards.configure(name).memory.corners() == [boards.configure(name).memory]
+
+
+def test_the_ra6m4_s_cache_is_on_as_the_mlperf_firmware_runs_it():
+    config = boards.configure("ek-ra6m4")
+    s_cache = config.memory.memory_of("sram").data_cache
+    assert (s_cache.name, s_cache.line_bytes, s_cache.switch) == ("RA6M4 S-cache", 32, "s-cache")
+    assert "hal_entry.c" in config.memory.memories["sram"].sources["data_cache"]
+    assert config.memory.traced_regions() == ("flash", "sram")
+    assert [c.switch for c in config.caches()] == ["c-cache", "s-cache"]
+    # as FSP's start-up leaves it: the C-cache only, SRAM loads untraced
+    fsp = boards.configure("ek-ra6m4", no_cache=("s-cache",))
+    assert fsp.memory.memory_of("sram").data_cache is None
+    assert fsp.memory.traced_regions() == ("flash",) and "s-cache=off" in fsp.overrides
+    assert [label for label, *_ in fsp.memory.assumptions()] == [
+        "flash.width_bytes", "RA6M4 C-cache.size_bytes", "RA6M4 C-cache.ways"]
+    with pytest.raises(ValueError, match="caches: c-cache, s-cache"):
+        boards.configure("ek-ra6m4", no_cache=("d-cache",))
+
+
+def test_an_overridden_figure_is_no_longer_assumed():
+    assert [label for label, *_ in boards.configure("nrf5340-dk").memory.assumptions()] == [
+        "flash.wait_states", "fetch.prefetch"]
+    fixed = boards.configure("nrf5340-dk", wait_states={"flash": 2})
+    assert [label for label, *_ in fixed.memory.assumptions()] == ["fetch.prefetch"]
 
 
 @pytest.mark.parametrize("name", sorted(boards.BOARDS))
@@ -101,6 +160,10 @@ def test_boards_command_lists_every_board_and_cites_one():
         assert name in out.output
     out = runner.invoke(main, ["boards", "nucleo-f446re"])
     assert out.exit_code == 0 and "RM0390" in out.output and "no source" not in out.output
+    out = runner.invoke(main, ["boards", "ek-ra6m4"])
+    assert out.exit_code == 0 and "no source" not in out.output
+    assert "RA6M4 S-cache" in out.output and "s-cache" in out.output
+    assert "Range 4096-16384" in out.output
     out = runner.invoke(main, ["boards", "nope"])
     assert out.exit_code != 0 and "unknown board" in out.output
 
@@ -135,6 +198,52 @@ def test_profile_with_a_board_labels_the_cycles(tmp_path):
     # 3 flash and 1 SRAM wait states, no cache: strictly more cycles, same instructions
     assert data["total"]["instructions"] == zero["total"]["instructions"]
     assert data["total"]["cycles"] > zero["total"]["cycles"]
+    # no board: nothing assumed, the range is the number itself
+    assert all(o["cycles_min"] == o["cycles"] == o["cycles_max"]
+               for o in zero["ops"] + [zero["total"]])
+    # uncached fetch with the flash read width assumed 8-16 bytes: the narrow end costs more
+    assert data["total"]["cycles_min"] == data["total"]["cycles"] < data["total"]["cycles_max"]
+    assert all(o["cycles_min"] <= o["cycles"] <= o["cycles_max"] for o in data["ops"])
+    assert sum(o["cycles_max"] for o in data["ops"]) == data["total"]["cycles_max"]
+    assert "assumed" in res.output and data["board"]["assumed"][0]["figure"] == \
+        "flash.width_bytes"
+
+
+def test_the_reported_range_is_the_run_priced_at_the_range_s_ends():
+    """The JSON's cycles_max on ek-ra6m4 without caches is the same model priced with the
+    one assumed figure that matters (the flash read width) fixed at its narrow end."""
+    from dataclasses import replace
+    from armsim import api
+    from armsim.pipeline import profiler
+    from armsim.pipeline.build import Build
+    config = boards.configure("ek-ra6m4", caches=False)
+    narrow = replace(config, memory=replace(config.memory, memories={
+        **config.memory.memories, "flash": replace(config.memory.memories["flash"],
+                                                   width_bytes=8, ranges={})}))
+    assert narrow.memory.corners() == [narrow.memory]
+    model = api.load_model("example")
+    ranged, fixed = (profiler.run(model, Build("simd", core=config.core),
+                                  clock_mhz=config.clock_mhz, board=c) for c in (config, narrow))
+    assert ranged.cycles_max == fixed.cycles > ranged.cycles == ranged.cycles_min
+    assert [o.cycles_max for o in ranged.ops] == [o.cycles for o in fixed.ops]
+
+
+def test_no_cache_names_the_caches_to_turn_off(tmp_path):
+    runner = CliRunner()
+    out = {}
+    for name, args in (("both", ["--no-cache", "s-cache", "--no-cache", "c-cache"]),
+                       ("all", ["--no-caches"])):
+        res = runner.invoke(main, ["profile", "--board", "ek-ra6m4", *args,
+                                   "--json", str(tmp_path / f"{name}.json")])
+        assert res.exit_code == 0, res.output
+        out[name] = json.loads((tmp_path / f"{name}.json").read_text())
+    assert out["both"]["total"]["cycles"] == out["all"]["total"]["cycles"]
+    assert {"s-cache=off", "c-cache=off"} <= set(out["both"]["board"]["overrides"])
+    bad = runner.invoke(main, ["profile", "--board", "ek-ra6m4", "--no-cache", "d-cache"])
+    assert bad.exit_code != 0 and "caches: c-cache, s-cache" in bad.output
+    assert "Traceback" not in bad.output
+    bad = runner.invoke(main, ["profile", "--no-cache", "s-cache"])
+    assert bad.exit_code != 0 and "give --board" in bad.output
 
 
 def test_m55_output_says_it_is_not_the_mve_build(tmp_path):
@@ -162,16 +271,22 @@ def test_the_arena_in_external_sdram_pays_its_latency_on_every_beat():
     ops.strb(m, machine.SRAM_BASE + 16, 7)              # 1 beat
     ops.ldr(m, machine.FLASH_BASE)                      # weights: ART D-cache miss
     ops.push(m, 2)                                      # stack: 2 beats in SRAM
-    counters = cores.Counters.of(m, ("sram", "flash"))
-    before, after = (memory.memory_terms(counters, c.memory, machine.load_trace(m))
-                     for c in (on_chip, external))
+    regions = ("sram", "flash")
+    counters = cores.Counters.of(m, regions)
+    trace = machine.load_trace(m, regions)
+    before, after = (memory.memory_terms(counters, c.memory, trace) for c in (on_chip, external))
     assert after["data_memory"] - before["data_memory"] == 4 * 13
     assert after["stack_memory"] == before["stack_memory"] == 0
     assert after["instruction_fetch"] == before["instruction_fetch"]
+    # the SDRAM's assumed 13 cycles per beat could be 8 to 21: each arena beat moves with it
+    # (the one weights load misses the ART D-cache at any associativity)
+    costs = memory.corner_costs(counters, external.memory.corners(), trace)
+    assert len(costs) == 1 + 4
+    assert (costs.max() - costs[0], costs[0] - costs.min()) == (4 * (21 - 13), 4 * (13 - 8))
     # every number of the SDRAM can be overridden, the stack moved with it
     slower = boards.configure("stm32f429i-disc1", arena="extram", stack="extram",
                               wait_states={"extram": 20})
-    t = memory.memory_terms(counters, slower.memory, machine.load_trace(m))
+    t = memory.memory_terms(counters, slower.memory, trace)
     assert t["data_memory"] - before["data_memory"] == 4 * 20
     assert t["stack_memory"] == 2 * 20
 

@@ -190,34 +190,36 @@ def test_a_borrowed_machine_is_neither_leaked_nor_freed_by_compiled_code():
 
 
 def test_passing_the_machine_to_inlined_helpers_counts_no_references():
-    """`jit._BorrowedMachineModel`: the vector x matrix column loop, which calls LLVM-inlined
-    helpers taking `m` (`_step`, `_rhs_mac`), compiles to code with no NRT_incref or
-    NRT_decref call (without the model: 88 increfs, each an out-of-line call) and counts
-    and computes as the cached kernel does; a helper entering a code region leaves the
-    arrays' reference counts as they were."""
+    """`jit._BorrowedMachineModel`: the row-pair loop of the vector x matrix product, which
+    calls LLVM-inlined helpers taking `m` (`_pair_columns`, `_row_macs`, ...), compiles to
+    code with no NRT_incref or NRT_decref call (without the model: each an out-of-line call)
+    and counts and computes as the cached kernel does; a helper entering a code region
+    leaves the arrays' reference counts as they were."""
     import numpy as np
 
     from armsim.cpu import machine, ops
     from armsim.cpu.kernel import _PYTHON_OF
-    from armsim.kernels.cmsis_nn.arm_nn_vec_mat_mult_t_s8 import _dsp_columns
+    from armsim.kernels.cmsis_nn.arm_nn_vec_mat_mult_t_s8 import _dsp_row_pairs
 
-    fresh = jit(_PYTHON_OF[_dsp_columns], cache=False)     # compiled here, so inspectable
+    fresh = jit(_PYTHON_OF[_dsp_row_pairs], cache=False)   # compiled here, so inspectable
     rng = np.random.default_rng(3)
     mem = machine.Memory()
     mem.region("sram", machine.SRAM_BASE, 0).region("flash", machine.FLASH_BASE, 0)
     lhs = mem.place("sram", rng.integers(-128, 128, 64, dtype=np.int8))
     rhs = mem.place("flash", rng.integers(-128, 128, 128, dtype=np.int8))
+    dst = mem.place("sram", 2)
     results = []
-    for columns in (fresh, _dsp_columns):
+    for row_pairs in (fresh, _dsp_row_pairs):
         m = machine.build(mem)
-        out = columns(m, lhs, rhs, rhs + 64, 7, -7, 16, 0x00050005, 0, False, True)
-        results.append((out, machine.counts(m)))
+        out = row_pairs(m, lhs, rhs, 0, dst, 5, 1, 1 << 30, -3, 64, 1, -128, 127, 1, 0,
+                        0x00050005, 0, False)
+        results.append((out, machine.counts(m), machine.read(m, dst, 2, np.int8).tolist()))
     assert results[0] == results[1] and results[0][1]["smlad"] == 4 * 16
     (ir,) = fresh.inspect_llvm().values()
     functions = {re.match(r"[^@]*@([^(]+)\(", f).group(1): f
                  for f in re.split(r"^define ", ir, flags=re.MULTILINE)[1:]}
     kernel = [f for name, f in functions.items()     # not its Python wrapper, nor NRT's own
-              if "_dsp_columns" in name and not name.startswith("_ZN7cpython")]
+              if "_dsp_row_pairs" in name and not name.startswith("_ZN7cpython")]
     assert len(kernel) == 1
     assert "@NRT_incref" not in kernel[0] and "@NRT_decref" not in kernel[0]
 

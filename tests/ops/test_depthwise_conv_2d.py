@@ -2,9 +2,9 @@
 
 Every depthwise case in ../shared/cmsis_nn_vectors and ../shared/reference (a new file there
 is a new test) must reproduce `output_ref` on the simd and scalar paths, through the wrapper
-and through each named kernel; the wrapper must pick `wrapper_dispatch`.  For the measured
-cases the counts must be realistic: totals within 10% of the measured build, the DSP
-instructions (SMLAD, SXTB16, SXTAB16, PKHBT) and the call structure (PUSH, POP, BL) equal.
+and through each named kernel; the wrapper must pick `wrapper_dispatch`.  The measured
+cases' counts are equal to the measured builds' (histogram, instructions per function,
+failed IT-block slots); tests/kernels/test_measured_shapes.py holds random and edge-case shapes.
 """
 import functools
 import glob
@@ -20,9 +20,8 @@ from armsim.cpu import machine
 from armsim.cpu.kernel import Tracer
 from armsim.kernels import oracle
 from armsim.kernels.families import depthwise_conv as family
-from armsim.errors import CaseError
-from armsim.pipeline.harness import run_case
 from armsim.pipeline.build import Build
+from armsim.pipeline.harness import CaseError, run_case
 
 from conftest import REFERENCE, shared_cases
 
@@ -209,22 +208,11 @@ def test_q7_to_q15_with_offset_matches_measured_function(file, build):
     assert sum(machine.counts(m).values()) * calls == measured["functions"]["arm_q7_to_q15_with_offset"]
 
 
-@pytest.mark.parametrize("path", ["simd", "scalar"])
-@pytest.mark.parametrize("file", MEASURED, ids=_id)
-def test_wrapper_own_instructions(file, path):
-    """The wrapper's own instructions (wrapper run minus the leaf run) against the measured
-    `functions` entry of arm_depthwise_conv_wrapper_s8."""
-    case = _load(file)
-    measured = case["measured"][Build(path).measured_build]["functions"][family.WRAPPER]
-    own = run_case(case, Build(path)).instructions - \
-        run_case(case, Build(path), function=case["wrapper_dispatch"]).instructions
-    assert abs(own - measured) <= max(3, 0.1 * measured), (own, measured)
-
-
 @pytest.mark.parametrize("ch_mult,n,dilation", [(4, 1, 1), (8, 1, 1), (4, 2, 1), (4, 1, 2)])
 def test_channel_multiplier_of_four(ch_mult, n, dilation):
-    """depthwise_conv_s8_mult_4 (ch_mult % 4 == 0, batch 1, no dilation) and the generic
-    loop for the other cases, against the oracle on both paths."""
+    """depthwise_conv_s8_mult_4 (ch_mult % 4 == 0, batch 1, no dilation; a function of its
+    own in gcc's build) and the generic loop for the other cases, against the oracle on both
+    paths."""
     rng = np.random.default_rng(ch_mult * 10 + n + dilation)
     in_c, h, w, fh, fw = 3, 6, 5, 3, 2
     out_c = in_c * ch_mult
@@ -248,5 +236,6 @@ def test_channel_multiplier_of_four(ch_mult, n, dilation):
     want = oracle.depthwise_conv(case).astype(np.int8).ravel()
     for path in ("simd", "scalar"):
         r = run_case(case, Build(path))
-        assert r.kernel_path == [family.WRAPPER, family.GENERIC]
+        mult_4 = ["depthwise_conv_s8_mult_4"] if n == 1 and dilation == 1 else []
+        assert r.kernel_path == [family.WRAPPER, family.GENERIC] + mult_4
         assert np.array_equal(r.output, want), path

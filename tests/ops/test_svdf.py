@@ -171,7 +171,7 @@ def test_arena_keeps_the_state_persistent_and_requests_two_scratch_buffers():
     _, m = _svdf_model("int16", 2, batch=2, units=3, memory=4)
     (step,) = prepare.prepare(m)
     for build in ("simd", "reference"):
-        plan = arena.plan(m, [step], build)
+        plan = arena.plan(m, [step], Build(build))
         assert plan.tail_parts["variables"] == arena.align(2 * 4 * 6 * 2)   # int16 state
         scratch = sorted(b.size for b in plan.buffers if b.kind == "scratch")
         assert scratch == [4 * 2 * 3, 4 * 2 * 6]       # batch*units and batch*filters words

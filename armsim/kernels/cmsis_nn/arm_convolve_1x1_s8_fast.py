@@ -2,19 +2,23 @@
 
 1x1 convolution, stride 1, no padding: the input is the lhs matrix as it is.
 * gcc (and any build without DSP): one arm_nn_mat_mult_nt_t_s8 over all
-  input_w * input_h * input_n pixels.
-* Arm Compiler 6 with ARM_MATH_DSP and a buffer (`__ARMCC_VERSION >= 6010050`): each pixel
-  is widened to int16 by arm_s8_to_s16_unordered_with_offset, two at a time multiplied by
-  arm_nn_mat_mult_kernel_s8_s16, an odd last pixel inline (read_and_pad_reordered + SMLAD).
-  Without a buffer it falls back to the gcc path.
-
-Calibration (../shared/reference conv1x1_8x8x16_o32, conv1x1_12x12x32_o64): 42 (dsp_O2) /
-45 (scalar_O2) instructions in the function itself.
+  input_w * input_h * input_n pixels.  Transcribed from gcc 12.2 -O2's disassembly
+  (-mcpu=cortex-m4 / cortex-m3): the padding.w test before the PUSH, the padding.h and
+  stride tests, the eleven stacked arguments stored for the call (the M3 build tests with
+  CMP + BNE where the M4 build has CBNZ, and orders the stores differently).  Struct field
+  loads (LDR [rN, #imm] of the caller's structs, not placed in simulated memory) are
+  issued as `ldr_sp`.
+* Arm Compiler 6 (`_armclang`, a model: no armclang build was disassembled or measured)
+  with ARM_MATH_DSP and a buffer (`__ARMCC_VERSION >= 6010050`): each pixel is widened to
+  int16 by arm_s8_to_s16_unordered_with_offset, two at a time multiplied by
+  arm_nn_mat_mult_kernel_s8_s16, an odd last pixel inline (read_and_pad_reordered +
+  SMLAD).  Without a buffer, or without DSP, the arm_nn_mat_mult_nt_t_s8 call.  Its own
+  stack traffic and bookkeeping are fitted ops.
 """
 from armsim.cpu.kernel import kernel
-from armsim.cpu.ops import (add, asr, bcc, bl, cbz, cmp, fitted_add, fitted_ldr_sp, fitted_mov,
-                            fitted_str_sp, ldr, ldrsb, ldrsh, mla, mov, mul, pop_pc, push, smlad,
-                            strb, sub)
+from armsim.cpu.ops import (add, asr, b, bcc, bl, bx, cbnz, cbz, cmp, fitted_add, fitted_ldr_sp,
+                            fitted_mov, fitted_str_sp, ldr, ldr_sp, ldrd_sp, ldrsb, ldrsh, mla,
+                            mov, mul, pop_pc, push, smlad, str_sp, strb, strd_sp, sub)
 from armsim.kernels.minmax import max_lt, min_gt
 
 from .arm_nn_mat_mult_kernel_s8_s16 import arm_nn_mat_mult_kernel_s8_s16
@@ -22,6 +26,10 @@ from .arm_nn_mat_mult_nt_t_s8 import arm_nn_mat_mult_nt_t_s8
 from .arm_nn_requantize import arm_nn_requantize
 from .arm_s8_to_s16_unordered_with_offset import arm_s8_to_s16_unordered_with_offset
 from .read_and_pad_reordered import read_and_pad_reordered
+
+# the gcc builds' instructions read off gcc 12.2 -O2's disassembly (the armclang model keeps
+# its fitted ops; tests/kernels/test_fitted.py exempts a module with this mark)
+DISASSEMBLED = "CMSIS-NN 99f736a, arm-none-eabi-gcc 12.2 -O2, -mcpu=cortex-m4 / cortex-m3"
 
 ARG_ERROR = -1
 # which kernels ran (for the kernel chain)
@@ -33,15 +41,109 @@ VIA_MAT_MULT_KERNEL = 2
 def arm_convolve_1x1_s8_fast(m, ctx, conv_params, quant_params, input_dims, input_data,
                              filter_dims, filter_data, bias_data, output_dims, output_data):
     """Returns (status, path): path VIA_MAT_MULT_NT_T or VIA_MAT_MULT_KERNEL."""
+    if m.armclang:
+        return _armclang(m, ctx, conv_params, quant_params, input_dims, input_data,
+                         filter_dims, filter_data, bias_data, output_dims, output_data)
+    # if (padding.w != 0 || padding.h != 0 || stride.w != 1 || stride.h != 1)
+    ldr_sp(m)                                         # conv_params->padding.w
+    cmp(m, conv_params.padding.w, 0)
+    bcc(m, conv_params.padding.w != 0)                # bne: return before the PUSH
+    if conv_params.padding.w != 0:
+        mov(m, ARG_ERROR)
+        bx(m)
+        return ARG_ERROR, 0
+    push(m, 3)                                        # push {r4, r5, lr}
+    ldr_sp(m)                                         # conv_params->padding.h
+    sub(m, 0, 0)                                      # sub sp, #52
+    bad = conv_params.padding.h != 0
+    if m.dsp:
+        cbnz(m, bad)
+    else:
+        cmp(m, conv_params.padding.h, 0)
+        bcc(m, bad)
+    for stride in (conv_params.stride.w, conv_params.stride.h):
+        if not bad:
+            ldr_sp(m)
+            cmp(m, stride, 1)
+            bcc(m, stride != 1)
+            bad = stride != 1
+    if bad:
+        mov(m, ARG_ERROR)
+        b(m)
+        add(m, 0, 0)                                  # add sp, #52
+        pop_pc(m, 3)
+        return ARG_ERROR, 0
+    rhs_cols = input_dims.c                           # const int32_t rhs_cols = input_dims->c;
+    rhs_rows = output_dims.c                          # const int32_t rhs_rows = output_dims->c;
+    # arm_nn_mat_mult_nt_t_s8(input_data, filter_data, bias_data, output_data,
+    #     quant_params->multiplier, quant_params->shift, lhs_rows, rhs_rows, rhs_cols,
+    #     conv_params->input_offset, conv_params->output_offset, conv_params->activation.min,
+    #     conv_params->activation.max, rhs_rows, rhs_cols)
+    ldr_sp(m)                                         # input_dims->c
+    str_sp(m)
+    str_sp(m)
+    ldr_sp(m)                                         # activation.max
+    str_sp(m)
+    ldr_sp(m)                                         # activation.min
+    str_sp(m)
+    ldrd_sp(m)                                        # input_offset, output_offset
+    str_sp(m)
+    ldr_sp(m)                                         # input_dims->w
+    str_sp(m)
+    if m.dsp:
+        ldrd_sp(m)                                    # input_dims->n, h
+        lhs_rows = mul(m, input_dims.h, input_dims.w)
+        ldrd_sp(m)                                    # quant_params->multiplier, shift
+        lhs_rows = mul(m, input_dims.n, lhs_rows)     # input_dims->w * h * n
+        strd_sp(m)
+        ldr_sp(m)                                     # output_dims (stacked)
+        str_sp(m)
+        ldr_sp(m)                                     # output_dims->c
+        ldr_sp(m)                                     # output_data, bias_data, filter_data, input
+        ldr_sp(m)
+        ldr_sp(m)
+        ldr_sp(m)
+        str_sp(m)
+        str_sp(m)
+    else:
+        ldr_sp(m)                                     # input_dims->h
+        ldr_sp(m)                                     # input_dims->n
+        lhs_rows = mul(m, input_dims.h, input_dims.w)
+        ldrd_sp(m)                                    # quant_params->multiplier, shift
+        lhs_rows = mul(m, input_dims.n, lhs_rows)     # input_dims->w * h * n
+        str_sp(m)
+        ldr_sp(m)                                     # output_dims (stacked)
+        str_sp(m)
+        str_sp(m)
+        ldr_sp(m)                                     # output_dims->c
+        ldr_sp(m)                                     # output_data
+        str_sp(m)
+        str_sp(m)
+        ldr_sp(m)                                     # bias_data, filter_data, input_data
+        ldr_sp(m)
+        ldr_sp(m)
+    bl(m)
+    arm_nn_mat_mult_nt_t_s8(m, input_data, filter_data, bias_data, output_data,
+                            quant_params.multiplier, quant_params.shift, lhs_rows, rhs_rows,
+                            rhs_cols, conv_params.input_offset, conv_params.output_offset,
+                            conv_params.activation.min, conv_params.activation.max, rhs_rows,
+                            rhs_cols)
+    mov(m, 0)                                         # return ARM_CMSIS_NN_SUCCESS;  (mov r0, r5)
+    add(m, 0, 0)                                      # add sp, #52
+    pop_pc(m, 3)
+    return 0, VIA_MAT_MULT_NT_T
+
+
+@kernel
+def _armclang(m, ctx, conv_params, quant_params, input_dims, input_data, filter_dims,
+              filter_data, bias_data, output_dims, output_data):
+    """Arm Compiler 6's build (a model: no armclang disassembly or measurement exists, so
+    its stack traffic and bookkeeping are fitted ops, calibrated on the gcc build's counts)."""
     buf = ctx.buf
     input_n = input_dims.n
     input_w = input_dims.w
     input_h = input_dims.h
     input_c = input_dims.c
-    pad_w = conv_params.padding.w
-    pad_h = conv_params.padding.h
-    stride_w = conv_params.stride.w
-    stride_h = conv_params.stride.h
     output_w = output_dims.w
     output_h = output_dims.h
     output_c = output_dims.c
@@ -57,7 +159,8 @@ def arm_convolve_1x1_s8_fast(m, ctx, conv_params, quant_params, input_dims, inpu
         fitted_ldr_sp(m)                              # conv_params->padding, stride
     # if (padding.w != 0 || padding.h != 0 || stride.w != 1 || stride.h != 1)
     bad = False
-    for v, want in ((pad_w, 0), (pad_h, 0), (stride_w, 1), (stride_h, 1)):
+    for v, want in ((conv_params.padding.w, 0), (conv_params.padding.h, 0),
+                    (conv_params.stride.w, 1), (conv_params.stride.h, 1)):
         if not bad:
             cmp(m, v, want)
             bcc(m, v != want)
@@ -73,7 +176,7 @@ def arm_convolve_1x1_s8_fast(m, ctx, conv_params, quant_params, input_dims, inpu
     rhs_rows = output_c                               # const int32_t rhs_rows = output_dims->c;
     lhs_rows = mul(m, mul(m, input_w, input_h), input_n)  # input_dims->w * h * n
 
-    if m.dsp and m.armclang:
+    if m.dsp:
         cbz(m, buf == 0)                              # if (ctx->buf != NULL)
         if buf != 0:
             output_ch = output_c

@@ -29,8 +29,47 @@ addresses, bias 0 = NULL).  Returns 0 (ARM_CMSIS_NN_SUCCESS).
 from armsim.cpu.kernel import kernel
 from armsim.cpu.ops import (add, asr, b, bcc, cmp, eor, fitted_add, fitted_ldr_sp,
                             fitted_ldrd_sp, fitted_mov, fitted_str_sp, fitted_strd_sp, ldr, ldrsb,
-                            mla, mov, mul, pop_pc, push, sbfx, sub)
-from armsim.kernels.cmsis_nn.arm_depthwise_conv_s8 import _window, requantize_clamp_store
+                            mla, mov, mul, pop_pc, push, rsb, sbfx, sdiv, strb, sub)
+from armsim.kernels.cmsis_nn.arm_nn_requantize import arm_nn_requantize
+from armsim.kernels.minmax import max_lt, min_gt
+
+
+@kernel(inline=True)
+def requantize_clamp_store(m, acc, mult_ptr, shift_ptr, output_offset, act_min, act_max, dst):
+    """acc = arm_nn_requantize(acc, *mult, *shift); acc += output_offset;
+    acc = MIN(MAX(acc, act_min), act_max); *dst = (int8_t)acc."""
+    mult = ldr(m, mult_ptr)
+    shift = ldr(m, shift_ptr)
+    acc = arm_nn_requantize(m, acc, mult, shift)
+    acc = add(m, acc, output_offset)                          # acc += output_offset;
+    acc = max_lt(m, acc, act_min)                             # MAX(acc, output_activation_min)
+    acc = min_gt(m, acc, act_max)                             # MIN(acc, output_activation_max)
+    strb(m, dst, acc)                                         # *output++ = (int8_t)acc;
+    return acc
+
+
+@kernel(inline=True)
+def _window(m, base_idx, dilation, input_size, kernel_size):
+    """ker_start / ker_end of depthwise_conv_s4_generic along one axis."""
+    if dilation > 1:
+        t = add(m, sub(m, dilation, base_idx), -1)            # -base_idx + dilation - 1
+        start = sdiv(m, t, dilation)                          # start_max = (...) / dilation
+        start = max_lt(m, start, 0)                           # ker_start = MAX(0, start_max)
+        t = add(m, sub(m, input_size, base_idx), dilation - 1)  # input - base_idx + dilation - 1
+        end = sdiv(m, t, dilation)                            # end_min = (...) / dilation
+        end = min_gt(m, end, kernel_size)                     # ker_end = MIN(kernel, end_min)
+    else:
+        start = 0                                             # ker_start = MAX(0, -base_idx)  (branches)
+        cmp(m, base_idx, 0)
+        bcc(m, base_idx >= 0)
+        if base_idx < 0:
+            start = rsb(m, base_idx, 0)
+        end = sub(m, input_size, base_idx)                    # ker_end = MIN(kernel, input - base_idx)
+        cmp(m, end, kernel_size)
+        bcc(m, end <= kernel_size)
+        if end > kernel_size:
+            end = mov(m, kernel_size)
+    return start, end
 
 
 @kernel(inline=True)

@@ -22,7 +22,7 @@ from armsim.cpu.ops import (add, asr, bcc, bl, cbz, cmp, eor, fitted_add, fitted
                             fitted_ldr_sp, fitted_ldrd_sp, fitted_mov, fitted_str_sp,
                             fitted_strd_sp, ldr, ldrh, ldrsb, ldrsh, lsl, lsr, mla, mov, mul,
                             pkhbt, pkhtb, pop_pc, push, sbfx, smlabb, smlad, sub, uxth)
-from armsim.kernels.cmsis_nn.arm_depthwise_conv_s8 import requantize_clamp_store
+from armsim.kernels.cmsis_nn.arm_depthwise_conv_s4 import requantize_clamp_store
 from armsim.kernels.cmsis_nn.arm_q7_to_q15_with_offset import arm_q7_to_q15_with_offset
 from armsim.kernels.cmsis_nn.read_and_pad_s4 import read_and_pad_s4
 from armsim.kernels.cmsis_nn.read_and_pad_s4_uneven import read_and_pad_s4_uneven

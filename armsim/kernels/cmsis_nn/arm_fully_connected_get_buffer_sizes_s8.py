@@ -4,7 +4,8 @@
     arm_fully_connected_s8_get_buffer_size_mve(filter_dims) -> filter_dims->c * sizeof(int32_t)
     arm_fully_connected_s8_get_buffer_size: the MVE one on ARM_MATH_MVEI, else the DSP one.
 
-Host-side (the harness sizes the context before the counted call), plain Python.
+Host-side (the harness sizes the context before the counted call, as the measured firmware
+did: not counted), plain Python; `filter_dims` is a Dims.
 Only non-MVE cores are simulated, so it is always the `_dsp` variant.
 """
 
@@ -14,7 +15,7 @@ def arm_fully_connected_s8_get_buffer_size_dsp(filter_dims):
 
 
 def arm_fully_connected_s8_get_buffer_size_mve(filter_dims):
-    return filter_dims["c"] * 4
+    return filter_dims.c * 4
 
 
 def arm_fully_connected_s8_get_buffer_size(filter_dims, mvei=False):

@@ -16,8 +16,8 @@ __STATIC_FORCEINLINE, so they are inlined into every kernel that requantizes.
 helpers count where their caller does (softmax uses them for its own fixed-point math).
 """
 from armsim.cpu.kernel import kernel
-from armsim.cpu.ops import (REQUANTIZE, add, and_, asr, bic, cmp, enter_region, it, leave_region,
-                            lsl, lsr, mov, orr, rsb, smlal, smull, sub)
+from armsim.cpu.ops import (REQUANTIZE, add, and_, asr, bcc, bic, cmp, enter_region, it, ldr,
+                            leave_region, lsl, lsr, mov, orr, rsb, smlal, smull, sub)
 
 
 @kernel(inline=True)
@@ -100,5 +100,69 @@ def arm_nn_requantize(outer, val, multiplier, shift):
         result = arm_nn_divide_by_power_of_two(
             m, arm_nn_doubling_high_mult_no_sat(m, lsl(m, val, left_shift), multiplier),
             right_shift)
+    leave_region(outer, m)
+    return result
+
+
+@kernel(inline=True)
+def divide_by_power_of_two_inlined(m, dividend, shift, add_minus_one):
+    """arm_nn_divide_by_power_of_two(dividend, -shift) as gcc 12.2 -O2 inlines it into the
+    kernels it has read off (shift <= 0, behind the caller's CMP shift, #0; BGT): RSBS, MOVS #1,
+    LSLS, SUBS (the mask; ADD #-1 where gcc picked a high register, `add_minus_one`), AND
+    (the remainder), ASRS (the quotient, whose N flag is the sign), ASR #1 (the threshold),
+    IT MI / ADDMI, CMP, IT GT / ADDGT."""
+    exponent = rsb(m, shift, 0)                         # -shift
+    one_shifted = lsl(m, mov(m, 1), exponent)
+    if add_minus_one:
+        remainder_mask = add(m, one_shifted, -1)        # (1 << exponent) - 1
+    else:
+        remainder_mask = sub(m, one_shifted, 1)
+    remainder = and_(m, dividend, remainder_mask)       # remainder_mask & dividend
+    result = asr(m, dividend, exponent)                 # dividend >> exponent
+    threshold = asr(m, remainder_mask, 1)               # remainder_mask >> 1
+    negative = result < 0
+    it(m, not negative)
+    if negative:
+        threshold = add(m, threshold, 1)                # if (result < 0) threshold++;
+    cmp(m, remainder, threshold)
+    round_up = remainder > threshold
+    it(m, not round_up)
+    if round_up:
+        result = add(m, result, 1)                      # if (remainder > threshold) result++;
+    return result
+
+
+@kernel(inline=True)
+def requantize_inlined(outer, val, multiplier_address, shift, late_multiplier,
+                       add_minus_one=False):
+    """arm_nn_requantize(val, *multiplier_address, shift) as gcc 12.2 -O2 inlines it where
+    each value loads its own multiplier and shift (the caller has loaded the shift): BIC
+    (left shift), LSL, MOVS #0 / MOV #1 << 30, SMLAL, LSRS #31, CMP shift, #0, ORR LSL #1,
+    BGT past the rounding, then `divide_by_power_of_two_inlined`.  The multiplier's LDR
+    comes first, or with `late_multiplier` after the two MOVs (the Cortex-M3 build's order
+    at some call sites; `add_minus_one`: see `divide_by_power_of_two_inlined`).
+    CMSIS_NN_USE_SINGLE_ROUNDING (`m.single_rounding`, not a measured
+    build) takes `requantize_single_rounding`."""
+    m = enter_region(outer, REQUANTIZE)
+    if m.single_rounding:
+        multiplier = ldr(m, multiplier_address)
+        result = requantize_single_rounding(m, val, multiplier, rsb(m, shift, 30))
+        leave_region(outer, m)
+        return result
+    if not late_multiplier:
+        multiplier = ldr(m, multiplier_address)
+    left_shift = bic(m, shift, shift >> 31)             # LEFT_SHIFT(shift)  (BIC Rd, Rs, Rs, ASR #31)
+    val = lsl(m, val, left_shift)                       # val * (1 << LEFT_SHIFT(shift))
+    hi = mov(m, 0)
+    lo = mov(m, 1 << 30)
+    if late_multiplier:
+        multiplier = ldr(m, multiplier_address)
+    lo, hi = smlal(m, lo, hi, val, multiplier)          # mult.long_long += (int64_t)m1 * m2;
+    lo = lsr(m, lo, 31)
+    cmp(m, shift, 0)
+    result = orr(m, lo, hi << 1)                        # (int32_t)(mult.long_long >> 31)
+    bcc(m, shift > 0)                                   # bgt: RIGHT_SHIFT(shift) == 0
+    if shift <= 0:
+        result = divide_by_power_of_two_inlined(m, result, shift, add_minus_one)
     leave_region(outer, m)
     return result

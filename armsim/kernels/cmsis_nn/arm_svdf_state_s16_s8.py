@@ -6,7 +6,8 @@ The steps of arm_svdf_s8 (kernels/cmsis_nn/arm_svdf_s8.py) with int16 data: the 
 shift is a `memmove` of 2 (n - 1) bytes, the feature stage is
 arm_nn_vec_mat_mult_t_svdf_s8 (int16 results, dst_offset time_batches), the time dot
 product reads two int16 pairs per SMLAD (ARM_MATH_DSP: arm_nn_read_q15x2_ia, two columns a
-step, then single MACs; plain C one MAC a step).  Steps 4-5 are arm_svdf_s8's `svdf_tail`.
+step, then single MACs; plain C one MAC a step).  Steps 4-5 are `svdf_tail`
+(arm_svdf_s8's fitted port before it was transcribed from gcc's disassembly).
 
 There is no measured count of this function in ../shared (the svdf_state_s16 family has
 vectors only): its bookkeeping mirrors arm_svdf_s8's fitted one, uncalibrated here.
@@ -14,11 +15,81 @@ vectors only): its bookkeeping mirrors arm_svdf_s8's fitted one, uncalibrated he
 from armsim.cpu.kernel import kernel
 from armsim.cpu.ops import (add, asr, bcc, bl, cbz, cmp, fitted_add, fitted_ldr_sp, fitted_mov,
                             fitted_str_sp, fitted_sub, ldr, ldrsh, mla, mov, mul, pop_pc, push,
-                            sdiv, smlad, str_, sub)
+                            sdiv, smlad, str_, strb, sub)
 from armsim.kernels.libc import memmove
+from armsim.kernels.minmax import max_lt, min_gt
 
+from .arm_nn_requantize import arm_nn_requantize
 from .arm_nn_vec_mat_mult_t_svdf_s8 import arm_nn_vec_mat_mult_t_svdf_s8
-from .arm_svdf_s8 import ARG_ERROR, svdf_tail
+
+ARG_ERROR = -1
+
+
+@kernel
+def svdf_tail(m, buffer_a, buffer_b, bias_data, input_batches, feature_batches, unit_count,
+              rank, multiplier_out, shift_2, zp_out, out_activation_min, out_activation_max,
+              output_data):
+    """Steps 4 and 5: bias and rank reduction into buffer_b, then the int8 output."""
+    cbz(m, bias_data == 0)                                    # if (bias_data)
+    if bias_data != 0 and unit_count == feature_batches:
+        cmp(m, unit_count, feature_batches)                   # if (unit_count == feature_batches)
+        bcc(m, False)
+        for i in range(input_batches):
+            out_temp = buffer_b + 4 * i * feature_batches
+            ptr_a = buffer_a + 4 * i * feature_batches
+            cmp(m, feature_batches, 0)
+            bcc(m, feature_batches <= 0)
+            for j in range(feature_batches):                  # output_temp[j] = ptr_a[j] + bi[j];
+                str_(m, out_temp + 4 * j, add(m, ldr(m, ptr_a + 4 * j), ldr(m, bias_data + 4 * j)))
+                fitted_add(m)                           # the three pointers stepped
+                fitted_add(m)
+                cmp(m, j + 1, feature_batches)
+                bcc(m, j + 1 < feature_batches)
+            cmp(m, i + 1, input_batches)
+            bcc(m, i + 1 < input_batches)
+    else:
+        if bias_data != 0:
+            cmp(m, unit_count, feature_batches)
+            bcc(m, True)
+        for i_batch in range(input_batches):
+            out_temp = buffer_b + 4 * i_batch * unit_count
+            ptr_a = buffer_a + 4 * i_batch * feature_batches
+            fitted_ldr_sp(m)
+            cmp(m, unit_count, 0)
+            bcc(m, unit_count <= 0)
+            for i in range(unit_count):
+                total = ldr(m, bias_data + 4 * i) if bias_data != 0 else mov(m, 0)
+                cmp(m, rank, 0)
+                bcc(m, rank <= 0)
+                for _ in range(rank):                         # sum += *ptr_a; ptr_a++;
+                    total = add(m, total, ldr(m, ptr_a))
+                    ptr_a += 4
+                    fitted_ldr_sp(m)                          # rank and the pointer reloaded
+                    fitted_str_sp(m)
+                    fitted_add(m)
+                    cmp(m, 0, 0)
+                    bcc(m, True)
+                str_(m, out_temp + 4 * i, total)              # output_data_temp[i] = sum;
+                fitted_add(m)
+                cmp(m, i + 1, unit_count)
+                bcc(m, i + 1 < unit_count)
+            cmp(m, i_batch + 1, input_batches)
+            bcc(m, i_batch + 1 < input_batches)
+    count = mul(m, input_batches, unit_count)
+    cmp(m, count, 0)
+    bcc(m, count <= 0)
+    for i in range(count):
+        # CLAMP(arm_nn_requantize(buffer_b[i], multiplier_out, shift_2) + zp_out, max, min)
+        fitted_ldr_sp(m)
+        fitted_ldr_sp(m)
+        value = arm_nn_requantize(m, ldr(m, buffer_b + 4 * i), multiplier_out, shift_2)
+        value = add(m, value, zp_out)
+        value = max_lt(m, value, out_activation_min)
+        value = min_gt(m, value, out_activation_max)
+        strb(m, output_data + i, value)
+        fitted_mov(m)
+        cmp(m, i + 1, count)
+        bcc(m, i + 1 < count)
 
 
 @kernel

@@ -21,7 +21,7 @@ from armsim.cpu.ops import (add, b, bcc, bl, cbz, cmp, fitted_add, fitted_ldr_sp
                             fitted_str_sp, fitted_sub, mov, mul, pop_pc, push, sub)
 from armsim.kernels.libc import memcpy
 
-from .arm_convolve_s8 import convolve_s8_body
+from .arm_convolve_s8 import arm_convolve_s8
 from .arm_nn_types import Activation, Context, ConvParams, Dims, PerChannelQuantParams, Tile
 from .arm_transpose_conv_s8 import arm_transpose_conv_s8
 
@@ -141,13 +141,13 @@ def arm_transpose_conv_wrapper_s8(m, buf, reverse_buf, input_batches, input_x, i
     #                 &upscale_dims, output_dims, output_data)
     conv_params = ConvParams(input_offset, out_offset, Tile(1, 1), Tile(conv_pad_x, conv_pad_y),
                              Tile(1, 1), Activation(activation_min, activation_max))
-    status, gemm = convolve_s8_body(m, Context(buf, 0), conv_params,
-                                    PerChannelQuantParams(output_multiplier, output_shift),
-                                    Dims(input_batches, up_y, up_x, input_ch), input_data,
-                                    Dims(output_ch, filter_y, filter_x, input_ch), reverse_buf,
-                                    bias_data, Dims(0, stride_y, stride_x, 0),
-                                    Dims(input_batches, output_y, output_x, output_ch),
-                                    output_data)
+    status, gemm = arm_convolve_s8(m, Context(buf, 0), conv_params,
+                                   PerChannelQuantParams(output_multiplier, output_shift),
+                                   Dims(input_batches, up_y, up_x, input_ch), input_data,
+                                   Dims(output_ch, filter_y, filter_x, input_ch), reverse_buf,
+                                   bias_data, Dims(0, stride_y, stride_x, 0),
+                                   Dims(input_batches, output_y, output_x, output_ch),
+                                   output_data)
     fitted_add(m)
     pop_pc(m, 9)
     return status, LEAF_CONVOLVE, gemm

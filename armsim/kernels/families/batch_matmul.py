@@ -10,6 +10,7 @@ with TransposeRowsColumns (reference Transpose), counted before the kernel.
 import numpy as np
 
 from armsim.cpu.kernel import run
+from armsim.kernels.cmsis_nn import arm_nn_types as types
 from armsim.kernels.cmsis_nn.arm_batch_matmul_s8 import arm_batch_matmul_s8
 from armsim.errors import CaseError
 from armsim.kernels.oracle import requantize
@@ -33,12 +34,13 @@ def run_cmsis(m, case, addr, function, tracer):
         raise CaseError(f"{case.get('case', '?')}: {function} is not a batch matmul entry "
                         f"point (use {FUNCTIONS[0]})")
     lhs, rhs, chain = eval_transposes(m, case, addr, tracer)
-    fc, q = case["bmm_params"]["fc_params"], case["quant_params"]
-    lhs_d, rhs_d, out_d = (case[k] for k in ("input_lhs_dims", "input_rhs_dims", "output_dims"))
-    run(arm_batch_matmul_s8, m, fc["input_offset"], fc["filter_offset"], fc["output_offset"],
-        fc["activation"]["min"], fc["activation"]["max"], q["multiplier"], q["shift"],
-        *(lhs_d[d] for d in DIMS), lhs, *(rhs_d[d] for d in DIMS), rhs, out_d["n"], out_d["h"],
-        addr["output"], tracer=tracer)
+    p, q = case["bmm_params"], case["quant_params"]
+    bmm = types.BmmParams(int(bool(p.get("adj_x", False))), int(bool(p.get("adj_y", False))),
+                          types.fc_params(p["fc_params"]))
+    run(arm_batch_matmul_s8, m, types.Context(addr["scratch"], addr["scratch_bytes"]), bmm,
+        types.PerTensorQuantParams(int(q["multiplier"]), int(q["shift"])),
+        types.dims(case["input_lhs_dims"]), lhs, types.dims(case["input_rhs_dims"]), rhs,
+        types.dims(case["output_dims"]), addr["output"], tracer=tracer)
     return [FUNCTIONS[0], "arm_nn_vec_mat_mult_t_s8"] + chain
 
 

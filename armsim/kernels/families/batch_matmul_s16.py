@@ -4,10 +4,12 @@ buffer, TFLM requests none for int16).
 
 As for `batch_matmul`, the vectors hold the operands in the kernel's layout and a case from
 a model may add `eval_transpose` (TFLM's Eval transposes into its persistent buffers first,
-counted).  Counts are uncalibrated: ../shared/reference has no int16 batch matmul case."""
+counted).  Both functions are transcribed from gcc 12.2's disassembly (exact on the measured shapes
+under tests/data/measured/batch_matmul_s16)."""
 import numpy as np
 
 from armsim.cpu.kernel import run
+from armsim.kernels.cmsis_nn import arm_nn_types as types
 from armsim.kernels.cmsis_nn.arm_batch_matmul_s16 import arm_batch_matmul_s16
 from armsim.errors import CaseError
 from armsim.kernels.oracle_s16 import batch_matmul_s16
@@ -34,11 +36,13 @@ def run_cmsis(m, case, addr, function, tracer):
         raise CaseError(f"{case.get('case', '?')}: {function} is not an int16 batch matmul "
                         f"entry point (use {FUNCTIONS[0]})")
     lhs, rhs, chain = eval_transposes(m, case, addr, tracer)
-    fc, q = case["bmm_params"]["fc_params"], case["quant_params"]
-    lhs_d, rhs_d, out_d = (case[k] for k in ("input_lhs_dims", "input_rhs_dims", "output_dims"))
-    run(arm_batch_matmul_s16, m, fc["activation"]["min"], fc["activation"]["max"],
-        q["multiplier"], q["shift"], *(lhs_d[d] for d in DIMS), lhs,
-        *(rhs_d[d] for d in DIMS), rhs, out_d["n"], out_d["h"], addr["output"], tracer=tracer)
+    p, q = case["bmm_params"], case["quant_params"]
+    bmm = types.BmmParams(int(bool(p.get("adj_x", False))), int(bool(p.get("adj_y", False))),
+                          types.fc_params(p["fc_params"]))
+    run(arm_batch_matmul_s16, m, types.Context(0, 0), bmm,
+        types.PerTensorQuantParams(int(q["multiplier"]), int(q["shift"])),
+        types.dims(case["input_lhs_dims"]), lhs, types.dims(case["input_rhs_dims"]), rhs,
+        types.dims(case["output_dims"]), addr["output"], tracer=tracer)
     return [FUNCTIONS[0], "arm_nn_vec_mat_mult_t_s16_s16"] + chain
 
 

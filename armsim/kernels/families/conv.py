@@ -30,8 +30,9 @@ _LEAF_NAME = {wrapper_mod.LEAF_1X1_FAST: "arm_convolve_1x1_s8_fast",
               wrapper_mod.LEAF_CONVOLVE: "arm_convolve_s8"}
 _GEMM_NAME = {conv_mod.GEMM_S8_S16: "arm_nn_mat_mult_kernel_s8_s16",
               conv_mod.GEMM_ROW_OFFSET: "arm_nn_mat_mult_kernel_row_offset_s8_s16"}
-_LEAF = {"arm_convolve_s8": arm_convolve_s8, "arm_convolve_1_x_n_s8": arm_convolve_1_x_n_s8,
+_LEAF = {"arm_convolve_1_x_n_s8": arm_convolve_1_x_n_s8,
          "arm_convolve_1x1_s8_fast": arm_convolve_1x1_s8_fast}
+_STATUS = {-1: "ARM_CMSIS_NN_ARG_ERROR", -2: "ARM_CMSIS_NN_NO_IMPL_ERROR"}
 _FAST_NAME = {fast_mod.VIA_MAT_MULT_NT_T: "arm_nn_mat_mult_nt_t_s8",
               fast_mod.VIA_MAT_MULT_KERNEL: "arm_nn_mat_mult_kernel_s8_s16"}
 
@@ -82,11 +83,16 @@ def run_cmsis(m, case, addr, function, tracer):
     elif function == "arm_convolve_1x1_s8":
         status = run(arm_convolve_1x1_s8, m, *args, tracer=tracer)
         chain = _leaf_chain(function, 0)
+    elif function == "arm_convolve_s8":                   # upscale_dims = NULL
+        status, detail = run(arm_convolve_s8, m, *args[:8], types.NULL_DIMS, *args[8:],
+                             tracer=tracer)
+        chain = _leaf_chain(function, detail)
     else:
         status, detail = run(_LEAF[function], m, *args, tracer=tracer)
         chain = _leaf_chain(function, detail)
     if status != 0:
-        raise CaseError(f"{name}: {function} returned ARM_CMSIS_NN_ARG_ERROR for these parameters")
+        raise CaseError(f"{name}: {function} returned {_STATUS.get(status, status)} for these "
+                        f"parameters")
     return chain
 
 

@@ -4,6 +4,7 @@ only, as TFLM's CMSIS-NN glue requires for int16)."""
 import numpy as np
 
 from armsim.cpu.kernel import run
+from armsim.kernels.cmsis_nn import arm_nn_types as types
 from armsim.kernels.cmsis_nn.arm_fully_connected_s16 import (arm_fully_connected_s16,
                                                              arm_fully_connected_s16_get_buffer_size)
 from armsim.errors import CaseError
@@ -16,7 +17,7 @@ OUTPUT_DTYPE = np.int16
 
 
 def buffer_size(case, dsp, armclang):
-    return arm_fully_connected_s16_get_buffer_size(case["filter_dims"])
+    return arm_fully_connected_s16_get_buffer_size(types.dims(case["filter_dims"]))
 
 
 def run_cmsis(m, case, addr, function, tracer):
@@ -25,11 +26,14 @@ def run_cmsis(m, case, addr, function, tracer):
                         f"entry point (choose from {', '.join(FUNCTIONS)})")
     if case["quant_params"]["per_channel"]:
         raise CaseError(f"{case.get('case', '?')}: arm_fully_connected_s16 is per-tensor only")
-    p, q = case["fc_params"], case["quant_params"]
-    run(arm_fully_connected_s16, m, addr["input"], addr["weights"], addr["bias"], addr["output"],
-        q["multiplier"], q["shift"], p["activation"]["min"], p["activation"]["max"],
-        case["input_dims"]["n"], case["filter_dims"]["n"], case["output_dims"]["c"],
-        tracer=tracer)
+    q = case["quant_params"]
+    out = case["output_dims"]
+    run(arm_fully_connected_s16, m, types.Context(addr["scratch"], addr["scratch_bytes"]),
+        types.fc_params(case["fc_params"]),
+        types.PerTensorQuantParams(int(q["multiplier"]), int(q["shift"])),
+        types.dims(case["input_dims"]), addr["input"], types.dims(case["filter_dims"]),
+        addr["weights"], types.dims(case.get("bias_dims", {"n": 1, "h": 1, "w": 1, "c": out["c"]})),
+        addr["bias"], types.dims(out), addr["output"], tracer=tracer)
     return ["arm_fully_connected_s16", "arm_nn_vec_mat_mult_t_s16"]
 
 

@@ -10,6 +10,7 @@ import numpy as np
 
 from armsim.cpu.kernel import run
 from armsim.kernels import oracle
+from armsim.kernels.cmsis_nn import arm_nn_types as types
 from armsim.kernels.cmsis_nn.arm_fully_connected_s4 import arm_fully_connected_s4
 from armsim.errors import CaseError
 from armsim.kernels.tflm.fully_connected_s4 import (reference_buffer_size,  # noqa: F401
@@ -55,11 +56,15 @@ def run_cmsis(m, case, addr, function, tracer):
                         f"entry point (choose from {', '.join(FUNCTIONS)})")
     if case["quant_params"]["per_channel"]:
         raise CaseError(f"{case.get('case', '?')}: arm_fully_connected_s4 is per-tensor only")
-    p, q = case["fc_params"], case["quant_params"]
-    run(arm_fully_connected_s4, m, addr["input"], addr["packed_weights"], addr["bias"],
-        addr["output"], p["input_offset"], p["output_offset"], p["activation"]["min"],
-        p["activation"]["max"], q["multiplier"], q["shift"], case["input_dims"]["n"],
-        case["filter_dims"]["n"], case["output_dims"]["c"], tracer=tracer)
+    q = case["quant_params"]
+    out = case["output_dims"]
+    run(arm_fully_connected_s4, m, types.Context(addr["scratch"], addr["scratch_bytes"]),
+        types.fc_params(case["fc_params"]),
+        types.PerTensorQuantParams(int(q["multiplier"]), int(q["shift"])),
+        types.dims(case["input_dims"]), addr["input"], types.dims(case["filter_dims"]),
+        addr["packed_weights"],
+        types.dims(case.get("bias_dims", {"n": 1, "h": 1, "w": 1, "c": out["c"]})),
+        addr["bias"], types.dims(out), addr["output"], tracer=tracer)
     return [FUNCTIONS[0], LEAF]
 
 

@@ -11,6 +11,7 @@ import numpy as np
 
 from armsim.cpu.kernel import run
 from armsim.kernels import oracle
+from armsim.kernels.cmsis_nn import arm_nn_types as types
 from armsim.kernels.cmsis_nn.arm_svdf_s8 import arm_svdf_s8
 from armsim.errors import CaseError
 from armsim.kernels.tflm.svdf import (  # noqa: F401
@@ -71,8 +72,36 @@ def run_steps(kernel, name, m, case, addr, function, tracer, functions, chain):
 
 
 def run_cmsis(m, case, addr, function, tracer):
-    return run_steps(arm_svdf_s8, "arm_svdf_s8", m, case, addr, function, tracer, FUNCTIONS,
-                     CHAIN)
+    """arm_svdf_s8 on CMSIS-NN's structs, once per input block."""
+    if function not in (None,) + FUNCTIONS:
+        raise CaseError(f"{case.get('case', '?')}: {function} is not an SVDF entry point "
+                        f"(choose from {', '.join(FUNCTIONS)})")
+    p = case["svdf_params"]
+    n, size = case["input_dims"]["n"], case["input_dims"]["h"]
+    features = case["weights_feature_dims"]["n"]
+    if features % p["rank"]:
+        raise CaseError(f"{case.get('case', '?')}: {features} feature batches not divisible "
+                        f"by rank {p['rank']}")
+    buffer_a = addr["scratch"]
+    buffer_b = buffer_a + buffer_sizes(case)[0]
+    quant = [types.PerTensorQuantParams(int(q["multiplier"]), int(q["shift"]))
+             for q in (case["input_quant_params"], case["output_quant_params"])]
+    units = features // p["rank"]
+    state_dims = types.Dims(n, features, case["weights_time_dims"]["h"], 0)
+    for step in range(case.get("num_steps", 1)):
+        status = run(arm_svdf_s8, m, types.Context(0, 0),
+                     types.Context(buffer_a, buffer_sizes(case)[0]),
+                     types.Context(buffer_b, buffer_sizes(case)[1]), types.svdf_params(p),
+                     quant[0], quant[1], types.dims(case["input_dims"]),
+                     addr["input"] + step * n * size, state_dims, addr["state"],
+                     types.dims(case["weights_feature_dims"]), addr["weights_feature"],
+                     types.dims(case["weights_time_dims"]), addr["weights_time"],
+                     types.Dims(units, 0, 0, 0), addr["bias"], types.Dims(n, units, 0, 0),
+                     addr["output"], tracer=tracer)
+        if status != 0:
+            raise CaseError(f"{case.get('case', '?')}: arm_svdf_s8 returned "
+                            "ARM_CMSIS_NN_ARG_ERROR")
+    return list(CHAIN)
 
 
 ORACLE = oracle.svdf
