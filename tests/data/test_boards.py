@@ -309,5 +309,5 @@ def test_the_command_line_places_the_arena_in_external_ram(tmp_path):
 def test_every_figure_is_shown_once(name):
     """`armsim boards NAME` lists each figure once (a cache reached through two memories, the
     placement the memory system repeats: one row)."""
-    figures = [figure for figure, _, _ in boards.cited_figures(boards.BOARDS[name])]
+    figures = [figure for figure, *_ in boards.cited_figures(boards.BOARDS[name])]
     assert len(figures) == len(set(figures)), figures
