@@ -22,6 +22,7 @@ are drawn from the graph's seeded generator.  Output quantization is a parameter
 omitted it is chosen so a random input gives outputs spread over the int8 range (the
 estimate is documented on `_spread_scale`).
 """
+import functools
 import math
 
 import flatbuffers
@@ -126,6 +127,13 @@ class Graph:
     def output(self, *tensors):
         self.outputs.extend(tensors)
         return tensors[0] if len(tensors) == 1 else tensors
+
+    def __getattr__(self, name):
+        """`Graph.<builtin in lower case>`: the layer its Operator builds (`Operator.build`)."""
+        operator = None if name.startswith("_") else operators.get(name.upper())
+        if operator is None or operator.build is None:
+            raise AttributeError(f"Graph has no layer {name!r}")
+        return functools.partial(operator.build, self)
 
     def shape(self, t):
         return self.tensors[t].shape

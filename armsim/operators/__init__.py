@@ -81,6 +81,9 @@ class Operator:
     # the version the TFLite converter gives an int8 model of the op (tensorflow/lite/tools/
     # versioning/op_version.cc): what the loader sees in converted models, what modelgen writes
     converter_version: int = 1
+    # modelgen's layer: build(graph, *inputs, **options) -> the output tensor(s), called as
+    # `Graph.<name in lower case>(...)` (ops without one are `Graph` methods)
+    build: object = None
 
 
 _REGISTRY = None

@@ -6,8 +6,10 @@ than the input has dimensions (at most 6), input and output of one type.  Eval
 sorts them and refuses axes that are not contiguous; armsim checks the same at Prepare,
 with the axes constant.  The output keeps the input's shape and bytes (the quantization
 spec: same scale and zero point).  int8 is simulated; TFLM's other types run on the host.
+`build` writes the op into a modelgen graph (`Graph.reverse_v2(x, axes)`).
 """
 import numpy as np
+import tflite
 
 from armsim.operators import EvalGlue, Operator
 from armsim.operators.common import NotSimulated, Step, case_tag, error, input_tensor
@@ -56,6 +58,14 @@ def prepare(model, op):
                 reference_only=True)
 
 
+def build(g, x, axes, axis_type="int32", name=None):
+    """modelgen's `Graph.reverse_v2`: `x` reversed along the constant `axes`."""
+    name = name or f"reverse_v2_{len(g.ops)}"
+    axis = g.tensor((len(axes),), axis_type, data=np.array(axes), name=f"{name}_axes")
+    y = g.tensor(g.shape(x), g.tensors[x].dtype, *g.quant(x), name=name)
+    return g._op(tflite.BuiltinOperator.REVERSE_V2, [x, axis], [y])
+
+
 def run_reference(m, case, addr, tracer=None):
     from armsim.kernels.tflm import reverse
     return reverse.run_reference(m, case, addr, tracer)
@@ -73,4 +83,5 @@ OPERATOR = Operator(
     run_reference=run_reference,
     same_quantization=(0,),    # the spec: restrict_same_input_output_scale
     converter_version=3,       # op_version.cc: int8 input
+    build=build,
 )

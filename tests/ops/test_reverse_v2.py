@@ -1,10 +1,9 @@
 """REVERSE_V2 (int8) on TFLM's counted reference kernel: a model built with
-armsim.data.modelgen, bit-exact with the TFLM interpreter on all three paths, each op
-simulated (counted) and its traced run equal to the counted one; the kernel's counts equal
-the compiled kernel's; TFLM's refusals."""
+armsim.data.modelgen (`Graph.reverse_v2`, the op's own builder), bit-exact with the TFLM
+interpreter on all three paths, each op simulated (counted) and its traced run equal to the
+counted one; the kernel's counts equal the compiled kernel's; TFLM's refusals."""
 import numpy as np
 import pytest
-import tflite
 
 from armsim.cpu import machine
 from armsim.data import modelgen
@@ -15,24 +14,16 @@ from armsim.pipeline.build import Build
 from model_helpers import run_all_paths, tflm_outputs
 
 
-def _reverse(g, x, axes, axis_type="int32", name=None):
-    """A REVERSE_V2 of `x` along the constant `axes` (modelgen has no method for it)."""
-    name = name or f"reverse_{len(g.ops)}"
-    axis = g.tensor((len(axes),), axis_type, data=np.array(axes), name=f"{name}_axes")
-    y = g.tensor(g.shape(x), g.tensors[x].dtype, *g.quant(x), name=name)
-    return g._op(tflite.BuiltinOperator.REVERSE_V2, [x, axis], [y])
-
-
 def reverse_model():
     g = modelgen.Graph(seed=61)
     x = g.input((2, 3, 4, 5), scale=0.05, zero_point=-4, name="x")
     row = g.input((7,), scale=0.02, zero_point=9, name="row")
-    g.output(_reverse(g, x, [0, 1, 2, 3]),      # every axis: one reverse_copy
-             _reverse(g, x, [3]),               # the last: reverse_copy per row
-             _reverse(g, x, [1, 2]),            # inner axes: a memcpy per block
-             _reverse(g, x, [-4, -3]),          # negative axes, the leading ones
-             _reverse(g, x, [2, 3]),            # the trailing ones
-             _reverse(g, row, [0]))
+    g.output(g.reverse_v2(x, [0, 1, 2, 3]),    # every axis: one reverse_copy
+             g.reverse_v2(x, [3]),             # the last: reverse_copy per row
+             g.reverse_v2(x, [1, 2]),          # inner axes: a memcpy per block
+             g.reverse_v2(x, [-4, -3]),        # negative axes, the leading ones
+             g.reverse_v2(x, [2, 3]),          # the trailing ones
+             g.reverse_v2(row, [0]))
     return g.build()
 
 
@@ -75,7 +66,7 @@ def test_counts_equal_the_compiled_kernel(shape, axes, instructions):
 def test_refusals_name_the_op_as_tflm_refuses(axes, axis_type, message):
     g = modelgen.Graph()
     x = g.input((2, 3, 4), scale=0.05)
-    g.output(_reverse(g, x, axes, axis_type))
+    g.output(g.reverse_v2(x, axes, axis_type))
     data = g.build()
     with pytest.raises(ModelError, match=r"REVERSE_V2.*" + message):
         prepare.prepare(model.parse(data, "reverse_bad.tflite"))
@@ -86,7 +77,7 @@ def test_refusals_name_the_op_as_tflm_refuses(axes, axis_type, message):
 def test_int16_runs_on_the_host_as_tflm():
     g = modelgen.Graph()
     x = g.input((2, 3), scale=0.001, dtype="int16")
-    g.output(_reverse(g, x, [1]))
+    g.output(g.reverse_v2(x, [1]))
     data = g.build()
     m = model.parse(data, "reverse_int16.tflite")
     xs = profiler.random_inputs(m, seed=3)
