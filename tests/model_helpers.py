@@ -4,12 +4,16 @@ import os
 from pathlib import Path
 
 import numpy as np
+import pytest
 
 from armsim.cpu import machine
 from armsim.cpu.kernel import Tracer
 from armsim.data import modelgen
+from armsim.errors import ModelError
 from armsim.pipeline import harness, model, prepare, profiler
 from armsim.pipeline.build import Build
+
+import tflm_diff
 
 MODELS_DIR = Path(os.environ.get("ARMSIM_MODELS",
                                  Path(__file__).resolve().parents[2] / "shared" / "models"))
@@ -107,3 +111,39 @@ def run_on_every_path(model_bytes, xs):
         np.testing.assert_array_equal(p.outputs[0], want, err_msg=path)
         profiles[path] = p
     return profiles
+
+
+def check_every_path(data, name, seed, expect_reference):
+    """Run `data` on every path against TFLM; `expect_reference`: op index -> whether that op
+    runs TFLM's reference kernel (else CMSIS-NN on simd / scalar).  Returns the profiles."""
+    m = model.parse(data, name)
+    xs = profiler.random_inputs(m, seed=seed)
+    want = tflm_outputs(data, xs)
+    profiles = {}
+    for path in REFERENCE_PATHS:
+        prof = profiler.run(m, Build(path), inputs=xs)
+        for k, (got, exp) in enumerate(zip(prof.outputs, want)):
+            assert got.dtype == exp.dtype and np.array_equal(got, exp), (name, path, k)
+        for o in prof.ops:
+            assert o.simulated and o.instructions > 0 and o.cycles > 0, (path, o)
+            assert o.reference == (expect_reference[o.index] or path == "reference"), (path, o)
+        profiles[path] = prof
+    return profiles
+
+
+def refused_by_both(data, inputs, *needles):
+    """armsim's Prepare refuses in one line naming the op; TFLM's interpreter refuses too."""
+    with pytest.raises(ModelError) as e:
+        prepare.prepare(model.parse(data, "bad.tflite"))
+    message = str(e.value)
+    assert "\n" not in message and all(n in message for n in needles), message
+    assert tflm_diff.tflm_run(data, inputs).kind == "refused"
+
+
+def unary_model(build, shape=(2, 8), dtype="int8", **kw):
+    """A one-op model: `build(g, x, **kw)` of an input of `shape` and `dtype`, and a zero
+    input for it."""
+    g = modelgen.Graph(seed=47)
+    x = g.input(shape, scale=0.05 if dtype != "int16" else 0.001, zero_point=0, dtype=dtype)
+    g.output(build(g, x, **kw))
+    return g.build(), [np.zeros(shape, np.dtype(dtype))]

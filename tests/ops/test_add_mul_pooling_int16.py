@@ -218,7 +218,7 @@ def _host_ops_match_tflm(data, name):
 def test_broadcast_int16_runs_the_reference_kernel(op):
     """TFLM's cmsis_nn add.cc / mul.cc send a broadcast int16 op to the reference
     BroadcastAdd4DSlow / BroadcastMul4DSlow: armsim runs that port (counted) on every path
-    (more shapes: tests/ops/test_broadcast_reduce_normalization.py)."""
+    (more shapes: tests/ops/test_broadcast_binary.py)."""
     data = _binary_model(op, (1, 4, 5, 3), (1, 1, 5, 1))
     m = model.parse(data, f"bcast_{op}.tflite")
     xs = profiler.random_inputs(m, seed=4)
