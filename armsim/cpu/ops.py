@@ -189,6 +189,7 @@ asr = _plain("asr", isa.ASR)
 ror = _plain("ror", isa.ROR)
 cmp = _no_result("cmp")
 tst = _no_result("tst")
+teq = _no_result("teq")
 
 
 def _it_body():
@@ -599,8 +600,8 @@ strd_sp = _stack_slot("strd", "strd_sp")    # STRD Rt, Rt2, [sp, #imm]
 ldrsh_sp = _stack_slot("ldrsh", "ldrsh_sp")  # LDRSH Rt, [Rn, #imm] of a struct on the caller's stack
 ldrh_sp = _stack_slot("ldrh", "ldrh_sp")    # LDRH Rt, [Rn, #imm]: a uint16_t slot or struct field
 ldrsb_sp = _stack_slot("ldrsb", "ldrsb_sp")  # LDRSB Rt, [Rn, #imm] of a struct on the caller's stack
-ldrh_sp = _stack_slot("ldrh", "ldrh_sp")    # LDRH Rt, [Rn, #imm]: a uint16_t local or a struct field
 strb_sp = _stack_slot("strb", "strb_sp")    # STRB Rt, [sp, #imm]
+ldrb_sp = _stack_slot("ldrb", "ldrb_sp")    # LDRB Rt, [sp, #imm]: a stacked bool argument
 
 
 bfi = _plain("bfi", isa.BFI)
@@ -630,8 +631,8 @@ fitted_strd_sp = _fitted("strd_sp")
 fitted_ldrsh_sp = _fitted("ldrsh_sp")
 fitted_ldrh_sp = _fitted("ldrh_sp")
 fitted_ldrsb_sp = _fitted("ldrsb_sp")
-fitted_ldrh_sp = _fitted("ldrh_sp")
 fitted_strb_sp = _fitted("strb_sp")
+fitted_ldrb_sp = _fitted("ldrb_sp")
 fitted_ldm_sp = _fitted("ldm_sp")
 fitted_mov = _fitted("mov")
 fitted_add = _fitted("add")

@@ -53,12 +53,13 @@ def test_prepare_generates_the_cmsis_nn_unit_test_luts():
 def test_null_lut_is_an_argument_error():
     from armsim.cpu import machine
     from armsim.cpu.kernel import run
+    from armsim.kernels.cmsis_nn.arm_nn_types import SoftmaxLutS16
     from armsim.kernels.cmsis_nn.arm_softmax_s16 import arm_softmax_s16
     mem = machine.Memory()
     mem.region("sram", machine.SRAM_BASE, 0)
     x = mem.place("sram", np.zeros(4, np.int16))
     m = machine.build(mem, dsp=True)
-    assert run(arm_softmax_s16, m, x, 1, 4, 1 << 30, 0, 0, x, x) == -1     # exp_lut NULL
+    assert run(arm_softmax_s16, m, x, 1, 4, 1 << 30, 0, SoftmaxLutS16(0, x), x) == -1  # exp_lut NULL
     assert machine.counts(m).get("strh", 0) == 0
 
 

@@ -22,7 +22,8 @@ quotients' signs).  No fitted line; function totals, armsim and measured alike
 (lstm_s8_t6_b1_i24_h32 / lstm_s8_t8_b1_i16_h16): arm_elementwise_mul_s16 dsp_O2 5,696 /
 4,008, scalar_O2 6,169 / 4,320; arm_elementwise_mul_acc_s16 6,115 / 4,289 and 6,620 / 4,644.
 A positive out_shift (a multiplier above one, which an LSTM's inter-gate scales never give)
-runs gcc's shape only approximately in the plain-C loop; its values are exact.
+is transcribed for arm_elementwise_mul_s16's plain-C loop; arm_elementwise_mul_acc_s16's runs
+gcc's shape only approximately there (its values are exact).
 """
 from armsim.cpu.kernel import kernel
 from armsim.cpu.ops import (
@@ -92,7 +93,7 @@ def _clamp_stacked(m, value, activation_min, activation_max, reload_max):
     return min_ge(m, value, activation_max)
 
 
-@kernel
+@kernel(inline=True)
 def dsp_pair_loop(m, input_1_vect, input_2_vect, output, out_mult, out_shift,
                   out_activation_min, out_activation_max, block_size, accumulate):
     """ARM_MATH_DSP: arm_elementwise_mul_s16 (accumulate False) and arm_elementwise_mul_acc_s16
@@ -365,7 +366,7 @@ def _high(m, product, out_mult):
     return orr(m, lsr(m, lo, 31), hi << 1)
 
 
-@kernel
+@kernel(inline=True)
 def scalar_pair_loop(m, input_1_vect, input_2_vect, output, out_mult, out_shift,
                      out_activation_min, out_activation_max, block_size, accumulate):
     """Plain C: arm_elementwise_mul_s16 (accumulate False) and arm_elementwise_mul_acc_s16
@@ -475,6 +476,72 @@ def scalar_pair_loop(m, input_1_vect, input_2_vect, output, out_mult, out_shift,
                 cmp(m, out_shift, 0)
                 res_0 = orr(m, res_0, hi << 1)
             bcc(m, out_shift > 0)                             # bgt: no rounding
+            if out_shift > 0 and not accumulate:
+                # 5e-16c, exponent 0: no rounding of the first result; the second's sign
+                # still picks a threshold (remainder 0: its ADDGT always fails)
+                cmp(m, res_0, 0)                              # 5e
+                bcc(m, res_0 < 0)                             # 60: blt.n 148
+                if res_0 >= 0:
+                    res_0 = max_lt(m, res_0, activation_min)  # 62: MAX(mul_res, activation_min)
+                    top_2 = asr(m, word_2, 16)                # 68
+                    top_1 = asr(m, word_1, 16)                # 6a
+                    product = mul(m, top_1, top_2)            # 6e
+                    ldr_sp(m)                                 # 72: left_shift
+                    hi = mov(m, 0)                            # 74
+                    product = lsl(m, product, left_shift)     # 76
+                    lo = mov(m, 1 << 30)                      # 7a
+                    ldr_sp(m)                                 # 7c: out_activation_max
+                    lo, hi = smlal(m, lo, hi, product, out_mult)  # 7e
+                    res_0 = min_ge(m, res_0, activation_max)  # 82: MIN(mul_res, activation_max)
+                    res_1 = orr(m, lsr(m, lo, 31), hi << 1)   # 88, 8a: orrs (N: its sign)
+                    mul_1 = sxth(m, res_0, 0)                 # 8e: mul_1 = (int16_t)mul_res
+                    bcc(m, res_1 < 0)                         # 90: bmi.n 13c
+                    if res_1 < 0:
+                        mov(m, 0)                             # 13c: remainder 0
+                        mov(m, 0)                             # 140: threshold 0
+                        add(m, 0, 1)                          # 142: threshold++
+                        b(m)                                  # 146: b.n 134
+                        cmp(m, 0, 1)                          # 134: if (remainder > threshold)
+                        it(m, 1)                              # 136: it gt (fails)
+                        b(m)                                  # 13a: b.n 92
+                else:
+                    top_2 = asr(m, word_2, 16)                # 148
+                    top_1 = asr(m, word_1, 16)                # 14a
+                    product = mul(m, top_1, top_2)            # 14e
+                    ldr_sp(m)                                 # 152: left_shift
+                    hi = mov(m, 0)                            # 154
+                    product = lsl(m, product, left_shift)     # 156
+                    lo = mov(m, 1 << 30)                      # 15a
+                    mov(m, 0)                                 # 15c: remainder 0
+                    lo, hi = smlal(m, lo, hi, product, out_mult)  # 160
+                    lo = lsr(m, lo, 31)                       # 164
+                    mov(m, 0)                                 # 166: threshold 0
+                    res_1 = orr(m, lo, hi << 1)               # 168
+                    b(m)                                      # 16c: b.n 120
+                    res_0 = max_lt(m, res_0, activation_min)  # 120
+                    ldr_sp(m)                                 # 126: out_activation_max
+                    res_0 = min_ge(m, res_0, activation_max)  # 128
+                    cmp(m, res_1, 0)                          # 12e
+                    mul_1 = sxth(m, res_0, 0)                 # 130
+                    bcc(m, res_1 < 0)                         # 132: blt.n 142
+                    if res_1 < 0:
+                        add(m, 0, 1)                          # 142: threshold++
+                        b(m)                                  # 146: b.n 134
+                    cmp(m, 0, 0)                              # 134: if (remainder > threshold)
+                    it(m, 1)                                  # 136: it gt (fails)
+                    b(m)                                      # 13a: b.n 92
+                res_1 = max_lt(m, res_1, activation_min)      # 92: MAX(mul_res, activation_min)
+                ldr_sp(m)                                     # 98: out_activation_max
+                low = uxth(m, mul_1, 0)                       # 9a
+                res_1 = min_ge(m, res_1, activation_max)      # 9c: MIN(mul_res, activation_max)
+                packed = orr(m, low, res_1 << 16)             # a2: PACK_Q15x2_32x1(mul_1, mul_2)
+                str_(m, output, packed)                       # a6: arm_nn_write_q15x2_ia
+                ldr_sp(m)                                     # aa: loop_count
+                loop_count = sub(m, loop_count, 1)            # ac
+                str_sp(m)                                     # ae
+                output += 4
+                bcc(m, loop_count == 0)                       # b0: beq.n 18a
+                continue
             if out_shift <= 0:
                 ldr_sp(m)
                 if not accumulate:
@@ -527,8 +594,9 @@ def scalar_pair_loop(m, input_1_vect, input_2_vect, output, out_mult, out_shift,
                     b(m)
                 thr_1 = threshold
             else:
-                # exponent 0 (never in an LSTM: its inter-gate scales are far below one):
-                # the values as the C computes them, the instruction shape approximate
+                # exponent 0 in arm_elementwise_mul_acc_s16 (never in an LSTM: its
+                # inter-gate scales are far below one): the values as the C computes them,
+                # the instruction shape approximate
                 product = lsl(m, _halves(m, word_1, word_2), left_shift)
                 res_1 = _high(m, product, out_mult)
                 rem_1, thr_1 = 0, 0

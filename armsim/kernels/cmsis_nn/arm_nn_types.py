@@ -27,6 +27,10 @@ BmmParams = namedtuple("BmmParams", "adj_x adj_y fc_params")
 # cmsis_nn_svdf_params: the activations are Activations
 SvdfParams = namedtuple("SvdfParams",
                         "rank input_offset output_offset input_activation output_activation")
+# cmsis_nn_pool_params: stride and padding are Tiles, activation an Activation
+PoolParams = namedtuple("PoolParams", "stride padding activation")
+# cmsis_nn_softmax_lut_s16: addresses of the two 513-entry int16 lookup tables
+SoftmaxLutS16 = namedtuple("SoftmaxLutS16", "exp_lut one_by_one_lut")
 
 NULL_DIMS = Dims(0, 0, 0, 0)     # a NULL `const cmsis_nn_dims *` (arm_convolve_s8's upscale)
 
@@ -68,3 +72,9 @@ def svdf_params(p):
                                  int(p["input_activation"]["max"])),
                       Activation(int(p["output_activation"]["min"]),
                                  int(p["output_activation"]["max"])))
+
+
+def pool_params(p):
+    """`PoolParams` from a case's pool_params dict."""
+    return PoolParams(tile(p["stride"]), tile(p["padding"]),
+                      Activation(int(p["activation"]["min"]), int(p["activation"]["max"])))

@@ -3,7 +3,7 @@ import numpy as np
 
 from armsim.cpu.kernel import run
 from armsim.kernels.cmsis_nn.arm_max_pool_s16 import arm_max_pool_s16
-from armsim.kernels.families.maxpool import pool_args
+from armsim.kernels.families.avgpool import pool_args
 from armsim.errors import CaseError
 from armsim.kernels.oracle_s16 import maxpool_s16
 from armsim.kernels.tflm.maxpool import run_reference_s16 as run_reference  # noqa: F401
@@ -21,9 +21,7 @@ def run_cmsis(m, case, addr, function, tracer):
     if function not in (None, *FUNCTIONS):
         raise CaseError(f"{case.get('case', '?')}: {function} is not an int16 max pooling entry "
                         f"point (use {FUNCTIONS[0]})")
-    f, o = case["filter_dims"], case["output_dims"]
-    status = run(arm_max_pool_s16, m, *pool_args(case), addr["input"], f["h"], f["w"], o["h"],
-                 o["w"], addr["output"], tracer=tracer)
+    status = run(arm_max_pool_s16, m, *pool_args(case, addr), tracer=tracer)
     if status != 0:
         raise CaseError(f"{case.get('case', '?')}: arm_max_pool_s16 returned ARM_CMSIS_NN_ARG_ERROR")
     return list(FUNCTIONS)

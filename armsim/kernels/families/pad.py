@@ -2,6 +2,7 @@
 import numpy as np
 
 from armsim.cpu.kernel import run
+from armsim.kernels.cmsis_nn import arm_nn_types as types
 from armsim.kernels.cmsis_nn.arm_pad_s8 import arm_pad_s8
 from armsim.errors import CaseError
 from armsim.kernels.tflm.pad import run_reference  # noqa: F401 (the reference path)
@@ -26,9 +27,8 @@ def run_cmsis(m, case, addr, function, tracer):
     if function not in (None, FUNCTIONS[0]):
         raise CaseError(f"{case.get('case', '?')}: {function} is not a pad entry point "
                         f"(use {FUNCTIONS[0]})")
-    i, pre, post = case["input_dims"], case["pre_pad"], case["post_pad"]
     run(arm_pad_s8, m, addr["input"], addr["output"], case["pad_value"],
-        *(i[k] for k in DIMS), *(pre[k] for k in DIMS), *(post[k] for k in DIMS),
+        types.dims(case["input_dims"]), types.dims(case["pre_pad"]), types.dims(case["post_pad"]),
         tracer=tracer)
     return [FUNCTIONS[0]]
 

@@ -4,6 +4,7 @@
 import numpy as np
 
 from armsim.cpu.kernel import run
+from armsim.kernels.cmsis_nn.arm_nn_types import SoftmaxLutS16
 from armsim.kernels.cmsis_nn.arm_softmax_s16 import arm_softmax_s16
 from armsim.errors import CaseError
 from armsim.kernels.oracle_s16 import softmax_s16
@@ -29,5 +30,6 @@ def run_cmsis(m, case, addr, function, tracer):
         raise CaseError(f"{case.get('case', '?')}: {function} is not an int16 softmax entry "
                         f"point (use {FUNCTIONS[0]})")
     run(arm_softmax_s16, m, addr["input"], case["num_rows"], case["row_size"], case["mult"],
-        case["shift"], addr["exp_lut"], addr["one_by_one_lut"], addr["output"], tracer=tracer)
+        case["shift"], SoftmaxLutS16(addr["exp_lut"], addr["one_by_one_lut"]), addr["output"],
+        tracer=tracer)
     return list(FUNCTIONS)

@@ -1,8 +1,5 @@
 """Softmax, int8 in / int16 out: arm_softmax_s8_s16 -> arm_nn_softmax_common_s8 with
-int16_output (no scratch buffer); output zero point -32768, scale 1/65536.
-
-Counts are uncalibrated: no measured case exists (../shared/reference has none); the
-kernels reuse arm_softmax_s8's calibration (softmax_1x10)."""
+int16_output (no scratch buffer); output zero point -32768, scale 1/65536."""
 import numpy as np
 
 from armsim.cpu.kernel import run
