@@ -499,7 +499,7 @@ class Results:
     a file at a time: the journal is locked while the sweep runs."""
 
     def __init__(self, output):
-        from armsim.cli import output as output_mod
+        from armsim.infra import output as output_mod
         self.path = os.fspath(output)
         try:
             output_mod.check(self.path)
@@ -582,7 +582,7 @@ class Results:
         import pyarrow as pa
         import pyarrow.compute as pc
         import pyarrow.parquet as pq
-        from armsim.cli import output as output_mod
+        from armsim.infra import output as output_mod
         new = self._journaled()
         if not new:
             self._forget_journal()

@@ -42,12 +42,13 @@ PATHS = ("simd", "reference")
 
 CHILD = f"""
 import json, sys, time
+from armsim.pipeline.build import Build
 from armsim.pipeline.harness import run_case
 for path in sys.argv[1:]:
     case = json.loads(open(path).read())
     for build in {PATHS!r}:
         t0 = time.process_time()
-        run_case(case, build)
+        run_case(case, Build(build))
         print(case["family"], build, round(time.process_time() - t0, 1), flush=True)
 """
 

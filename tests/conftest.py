@@ -6,9 +6,11 @@ import os
 from pathlib import Path
 
 import numpy as np
+from hypothesis import HealthCheck, settings
 
-from armsim.kernels.families import FAMILIES, family
-from armsim.pipeline.build import Build
+from armsim.kernels.families import FAMILIES, family, oracle
+from armsim.pipeline.build import PATHS, Build
+from armsim.pipeline.harness import run_case
 
 # pytest -n 2 keeps both cores busy already: no compile helpers per run (armsim.infra.precompile;
 # tests/infra/test_precompile.py sets its own)
@@ -25,6 +27,7 @@ MEASURED_BUILD = {path: Build(path).measured_build for path in ("simd", "scalar"
 #: count arm_avgpool_s8_get_buffer_size (`movs r0, #0; bx lr`: 2 instructions, 6 cycles_trm),
 #: which arm_avgpool_s8 calls there (ctx->buf is NULL in the plain-C build)
 UNCOUNTED = {("avgpool2x2_s2_8x8x16", "scalar"): {"mnemonics": {"mov": 1, "bx": 1},
+                                                  "function": "arm_avgpool_s8_get_buffer_size",
                                                   "cycles_trm": 6}}
 
 
@@ -53,3 +56,15 @@ def expected_output(case):
     int8 by default)."""
     dtype = getattr(family(case["family"]), "OUTPUT_DTYPE", np.int8)
     return np.asarray(case["output_ref"], dtype)
+
+
+#: hypothesis settings of the seeded property tests against the numpy oracles
+PROPERTY = settings(max_examples=20, deadline=None, derandomize=True,
+                    suppress_health_check=list(HealthCheck))
+
+
+def all_paths_equal_oracle(case):
+    """`case`'s output on every path equals its family's numpy oracle."""
+    want = oracle(case)
+    for path in PATHS:
+        np.testing.assert_array_equal(run_case(case, Build(path)).output, want, err_msg=path)

@@ -22,33 +22,29 @@ computes it), and profiles both the unchanged and the changed one-op model on th
 seeded input: the cycles are a run of the changed layer, not an estimate.
 """
 import ast
+import importlib
 import linecache
 import sys
 from dataclasses import dataclass, field
 
 import numpy as np
 
-from armsim.pipeline import model as model_mod
-from armsim.pipeline import prepare as prepare_mod
-from armsim.pipeline import harness, profiler, tflm_host
+from armsim import operators
 from armsim.cpu.instructions import CLASS_OF
 from armsim.cpu.kernel import Tracer, run
-from armsim.kernels.cmsis_nn import arm_convolve_wrapper_s8 as conv_wrapper
-from armsim.kernels.cmsis_nn import arm_depthwise_conv_wrapper_s8 as dw_wrapper
-from armsim.kernels.cmsis_nn import arm_fully_connected_wrapper_s8 as fc_wrapper
 from armsim.operators import common
+from armsim.pipeline import harness, profiler, tflm_host
+from armsim.pipeline import model as model_mod
+from armsim.pipeline import prepare as prepare_mod
 
-# the wrapper each family's CMSIS-NN entry runs through
-WRAPPERS = {"conv": conv_wrapper.arm_convolve_wrapper_s8,
-            "depthwise_conv": dw_wrapper.arm_depthwise_conv_wrapper_s8,
-            "fully_connected": fc_wrapper.arm_fully_connected_wrapper_s8}
 # a wrapper variable -> the layer option a counterfactual changes, and the value it tries
 _OPTION_OF = {"pad_x": ("Padding", 1), "pad_y": ("Padding", 1),            # VALID
               "stride_x": ("Stride", 1), "stride_y": ("Stride", 1),
               "dilation_x": ("Dilation", 1), "dilation_y": ("Dilation", 1)}
 _OPTION_TEXT = {("Padding", 1): "padding VALID", ("Stride", 1): "stride 1",
                 ("Dilation", 1): "dilation 1"}
-_CONV_OPS = ("CONV_2D", "DEPTHWISE_CONV_2D")
+#: the options a counterfactual changes: an op whose options have them all (the convolutions)
+_CHANGED_OPTIONS = ("Padding", "StrideW", "StrideH", "DilationWFactor", "DilationHFactor")
 
 
 @dataclass
@@ -279,7 +275,7 @@ def _group(frame):
 def dispatch(model, step, kernel, build):
     """The `Dispatch` of one prepared op (`step`) whose counted run took `kernel` (the chain
     of its `OpProfile`) on `build` (a `Build`)."""
-    wrapper = WRAPPERS.get(step.family)
+    wrapper = _wrapper(operators.get(step.op))
     via = step.cmsis_function
     leaf = _leaf(kernel)
     if step.host or step.reference_only or not build.cmsis_nn or via or wrapper is None:
@@ -298,6 +294,15 @@ def dispatch(model, step, kernel, build):
         reason = f"{leaf}: the wrapper's first path, every check held (" + \
             ", ".join(b.held for b in tracer.branches) + ")"
     return Dispatch(step.index, step.op, kernel, reason, tracer.branches, tracer.leaf or "")
+
+
+def _wrapper(operator):
+    """The CMSIS-NN wrapper kernel an op's Eval calls, when it dispatches among kernels (the
+    Operator's `wrapper`); None otherwise."""
+    if operator is None or not operator.wrapper:
+        return None
+    name = operator.cmsis_entry
+    return getattr(importlib.import_module(f"armsim.kernels.cmsis_nn.{name}"), name)
 
 
 def _no_dispatch(step, kernel, build, via):
@@ -375,7 +380,9 @@ def counterfactuals(model, dispatch_, build, **run_options):
     the changed layer takes another path through the wrapper (its own traced dispatch
     says so); each profiled, with the unchanged one-op layer as baseline."""
     op = model.operators[dispatch_.index]
-    if op.op not in _CONV_OPS or not build.cmsis_nn:
+    operator = operators.get(op.op)
+    if operator is None or not set(_CHANGED_OPTIONS) <= set(operator.option_fields) \
+            or not build.cmsis_nn:
         return []
     tried, out = set(), []
     baseline = None

@@ -14,7 +14,8 @@ repository as tensorflow/lite/g3doc/performance/quantization_spec.md):
   refuses one outside it); pooling, RESHAPE, CONCATENATION, PAD, TRANSPOSE, ... keep their
   input's scale and zero point.
 
-A finding names the op and the tensor, the rule it breaks and what that costs or breaks on
+Which ops a rule covers is each op's record (`armsim.operators.Operator`: `weights`,
+`fixed_output`, `same_quantization`), not a table here.  A finding names the op and the tensor, the rule it breaks and what that costs or breaks on
 CMSIS-NN.  When the op's own Prepare (`armsim.operators`, as TFLM's) refuses the op, the
 finding quotes that refusal instead of guessing one, so lint and the run cannot disagree.
 Lint also flags two choices the specification leaves open that cost speed or precision on
@@ -27,7 +28,7 @@ import numpy as np
 
 from armsim import operators
 from armsim.errors import ModelError
-from armsim.operators import common
+from armsim.operators import EVERY_INPUT, common
 
 # What a finding does on CMSIS-NN, worst first.
 REFUSED = "refused"        # armsim (and TFLM's Prepare) will not run the op
@@ -36,22 +37,6 @@ SPEED = "speed"            # runs correctly, on a slower kernel path or with ext
 NOTE = "note"              # no change on CMSIS-NN, a loss the spec's choice avoids
 KINDS = (REFUSED, OUTPUTS, SPEED, NOTE)
 
-# The per-axis dimension of each weighted op's filter (the spec's operator table; TFLM's
-# kConvQuantizedDimension / kDepthwiseConvQuantizedDimension).
-WEIGHT_AXIS = {"CONV_2D": 0, "DEPTHWISE_CONV_2D": 3, "FULLY_CONNECTED": 0, "TRANSPOSE_CONV": 0}
-# The weights' and bias's input positions (TRANSPOSE_CONV: output_shape, weights, input, bias).
-_WEIGHTS_BIAS_INPUT = {"CONV_2D": (1, 2, 0), "DEPTHWISE_CONV_2D": (1, 2, 0),
-                       "FULLY_CONNECTED": (1, 2, 0), "TRANSPOSE_CONV": (1, 3, 2)}
-# Outputs whose quantization the spec fixes: (scale, zero point).
-FIXED_OUTPUT = {"SOFTMAX": (1.0 / 256, -128), "LOGISTIC": (1.0 / 256, -128)}
-# Ops whose inputs and outputs must share scale and zero point (the spec's "restriction:
-# Input and outputs must all have same scale/zero_point"); the value lists the inputs
-# that carry data (None: all of them).
-SAME_QUANTIZATION = {
-    "AVERAGE_POOL_2D": (0,), "MAX_POOL_2D": (0,), "CONCATENATION": None, "RESHAPE": (0,),
-    "SQUEEZE": (0,), "PAD": (0,), "PADV2": (0,), "TRANSPOSE": (0,), "MAXIMUM": (0, 1),
-    "MINIMUM": (0, 1), "RESIZE_BILINEAR": (0,), "SPACE_TO_DEPTH": (0,), "GATHER": (0,),
-    "BATCH_TO_SPACE_ND": (0,), "SPACE_TO_BATCH_ND": (0,), "SLICE": (0,)}
 # Relative tolerance of "bias scale = input scale x weight scale": the converter computes
 # the product and stores it as float32, so a correct bias scale is within one float32
 # rounding (2**-24 relative) of the float32 product; 2**-20 leaves room for a product
@@ -115,30 +100,37 @@ def _tensor(model, op, pos):
     return model.tensors[idx] if idx >= 0 else None
 
 
+def _rules(op):
+    """The op's `Operator` record (the spec's rules for it), or None."""
+    return operators.get(op.op)
+
+
 def _weights(model, op):
-    """(weights, bias or None, input) of a weighted op with int8 constant weights, or None."""
-    if op.op not in _WEIGHTS_BIAS_INPUT:
+    """(the op's `Weights` rules, weights, bias or None, input) of a weighted op with int8
+    constant weights, or None."""
+    operator = _rules(op)
+    if operator is None or operator.weights is None:
         return None
-    w_pos, b_pos, in_pos = _WEIGHTS_BIAS_INPUT[op.op]
-    w = _tensor(model, op, w_pos)
+    rules = operator.weights
+    w = _tensor(model, op, rules.weights)
     if w is None or w.type != "INT8" or w.data is None or not len(w.scale):
         return None
-    return w, _tensor(model, op, b_pos), _tensor(model, op, in_pos)
+    return rules, w, _tensor(model, op, rules.bias), _tensor(model, op, rules.input)
 
 
-def _output_channels(op, w):
-    return w.shape[WEIGHT_AXIS[op.op]] if len(w.shape) > WEIGHT_AXIS[op.op] else w.size
+def _output_channels(rules, w):
+    return w.shape[rules.axis] if len(w.shape) > rules.axis else w.size
 
 
 def _weight_zero_point(model, op):
     found = _weights(model, op)
     if found is None:
         return []
-    w = found[0]
+    rules, w = found[:2]
     nonzero = sorted({int(z) for z in w.zero_point if z != 0})
     if not nonzero:
         return []
-    if op.op == "FULLY_CONNECTED":
+    if rules.weight_offset:
         effect = ("CMSIS-NN's fully connected kernels take their rhs_offset path: every weight "
                   "gets the offset added before the MAC (two SXTAB16 per 4 weights instead "
                   "of two SXTB16 in arm_nn_vec_mat_mult_t_s8's SIMD loop, one ADD per weight "
@@ -146,7 +138,7 @@ def _weight_zero_point(model, op):
     else:
         effect = (f"CMSIS-NN's {op.op.lower()} kernels take no weight offset: the zero point "
                   f"cannot be applied")
-    return [Finding("weight-zero-point", SPEED if op.op == "FULLY_CONNECTED" else OUTPUTS,
+    return [Finding("weight-zero-point", SPEED if rules.weight_offset else OUTPUTS,
                     op.describe(), w.describe(),
                     f"weight zero point {_listed(nonzero)} (spec: weights are symmetric, "
                     f"zero point 0)", effect)]
@@ -156,11 +148,11 @@ def _per_axis(model, op):
     """Weights quantized per axis along the wrong dimension; activations quantized per axis."""
     out = []
     found = _weights(model, op)
-    if found is not None and len(found[0].scale) > 1:
-        w = found[0]
-        axis = WEIGHT_AXIS[op.op]
+    if found is not None and len(found[1].scale) > 1:
+        rules, w = found[:2]
+        axis = rules.axis
         if w.quantized_dimension != axis:
-            channels = _output_channels(op, w)
+            channels = _output_channels(rules, w)
             out.append(Finding(
                 "per-axis-dimension", OUTPUTS, op.describe(), w.describe(),
                 f"{len(w.scale)} scales along dimension {w.quantized_dimension} (spec: per-axis "
@@ -197,7 +189,7 @@ def _bias_scale(model, op):
     found = _weights(model, op)
     if found is None:
         return []
-    w, bias, inp = found
+    _, w, bias, inp = found
     if bias is None or bias.type != "INT32" or bias.data is None or not len(bias.scale) \
             or inp is None or not len(inp.scale):
         return []
@@ -239,12 +231,13 @@ def _bias_scale(model, op):
 
 
 def _fixed_output(model, op):
-    if op.op not in FIXED_OUTPUT:
+    operator = _rules(op)
+    if operator is None or operator.fixed_output is None:
         return []
     out_t = model.tensors[op.outputs[0]]
     if out_t.type != "INT8" or not len(out_t.scale):
         return []
-    scale, zp = FIXED_OUTPUT[op.op]
+    scale, zp = operator.fixed_output
     have_scale, have_zp = common.tensor_scale(out_t), common.tensor_zero_point(out_t)
     if have_scale == np.float32(scale) and have_zp == zp:
         return []
@@ -260,13 +253,15 @@ def _fixed_output(model, op):
 
 
 def _same_quantization(model, op):
-    if op.op not in SAME_QUANTIZATION:
+    operator = _rules(op)
+    if operator is None or not operator.same_quantization:
         return []
     out_t = model.tensors[op.outputs[0]]
     if out_t.type != "INT8" or not len(out_t.scale):
         return []
-    positions = SAME_QUANTIZATION[op.op]
-    positions = range(len(op.inputs)) if positions is None else positions
+    positions = operator.same_quantization
+    if positions == EVERY_INPUT:
+        positions = range(len(op.inputs))
     findings = []
     out_scale, out_zp = common.tensor_scale(out_t), common.tensor_zero_point(out_t)
     for pos in positions:
@@ -314,18 +309,17 @@ def _granularity(model, op):
     found = _weights(model, op)
     if found is None:
         return []
-    w = found[0]
-    channels = _output_channels(op, w)
-    if op.op in ("CONV_2D", "DEPTHWISE_CONV_2D", "TRANSPOSE_CONV") and len(w.scale) == 1 \
-            and channels > 1:
+    rules, w = found[:2]
+    channels = _output_channels(rules, w)
+    if rules.per_axis and len(w.scale) == 1 and channels > 1:
         return [Finding(
             "granularity", NOTE, op.describe(), w.describe(),
             f"one weight scale for {channels} output channels (spec: per-axis along "
-            f"dimension {WEIGHT_AXIS[op.op]})",
+            f"dimension {rules.axis})",
             "no speed gain: TFLM's Prepare expands the one scale into per-channel multipliers "
             "and CMSIS-NN runs the same per-channel kernel; per-channel scales would cost "
             "nothing and keep small channels' precision")]
-    if op.op == "FULLY_CONNECTED" and len(w.scale) > 1:
+    if not rules.per_axis and len(w.scale) > 1:
         return [Finding(
             "granularity", SPEED, op.describe(), w.describe(),
             f"{len(w.scale)} weight scales, one per output (spec: per-tensor)",

@@ -6,6 +6,7 @@ changed, per op and in total."""
 import click
 import numpy as np
 
+from armsim.analysis import insight
 from armsim.cli.common import (MODEL_HELP, build, build_options, check_outputs, console, fail,
                                load_model, path_option, profile, write_json)
 from armsim.pipeline.build import PATHS
@@ -24,7 +25,6 @@ from armsim.pipeline.build import PATHS
 def why(model, core, toolchain, clock_mhz, flash_wait_states, board, path, op_indices,
         no_counterfactuals, json_file):
     """Why each layer takes its kernel path, and what a nearby variant would cost."""
-    from armsim.analysis import insight  # imports the wrappers' kernels: only for this command
     b = build(path, toolchain, core)
     check_outputs(json_file)
     m, steps = load_model(model)

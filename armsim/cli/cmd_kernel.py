@@ -5,7 +5,7 @@ from pathlib import Path
 import click
 import numpy as np
 
-from armsim.cli import output
+from armsim.infra import output
 from armsim.cli.common import build as parse_build
 from armsim.cpu import cores, machine
 from armsim.errors import CaseError

@@ -9,7 +9,7 @@ import click
 from armsim import api
 from armsim.analysis import lint as lint_mod
 from armsim.pipeline import model as model_mod
-from armsim.cli import output
+from armsim.infra import output
 from armsim.cli.common import MODEL_HELP
 
 

@@ -12,11 +12,10 @@ import click
 import numpy as np
 
 from armsim.analysis import timeline
-from armsim.cli import output
+from armsim.infra import output
 from armsim.cli.common import (INPUT_HELP, MODEL_HELP, arena as plan_arena, build,
                                build_options, check_outputs, console, cycles_label, fail,
-                               inputs,
-                               load_model, path_option, profile as run_profile,
+                               inputs, load_model, path_option, profile as run_profile,
                                toolchain_option, write_json)
 from armsim.cpu import cores, machine
 from armsim.pipeline.build import PATHS

@@ -15,7 +15,7 @@ import threading
 import click
 
 from armsim import api
-from armsim.cli import output
+from armsim.infra import output
 from armsim.cpu import cores, machine
 from armsim.data import boards, modelgen
 from armsim.errors import BuildError, CaseError, ModelError, ProfileError

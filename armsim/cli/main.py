@@ -15,7 +15,8 @@ with collector_paused():
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="armsim")
 def main():
-    """Cycle-approximate Cortex-M DSP simulator running CMSIS-NN int8 kernels."""
+    """Cycle-approximate Cortex-M DSP simulator: a .tflite model's ops run as CMSIS-NN (int8,
+    16x8, int4) and TFLite Micro's reference kernels, counted instruction by instruction."""
 
 
 with collector_paused(freeze=True):          # this process keeps what it imported

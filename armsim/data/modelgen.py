@@ -22,12 +22,14 @@ are drawn from the graph's seeded generator.  Output quantization is a parameter
 omitted it is chosen so a random input gives outputs spread over the int8 range (the
 estimate is documented on `_spread_scale`).
 """
+import functools
 import math
 
 import flatbuffers
 import numpy as np
 import tflite
 
+from armsim import operators
 from armsim.errors import ModelGenError
 
 SCHEMA_VERSION = 3
@@ -56,18 +58,6 @@ _OPT = tflite.BuiltinOptions
 #: the output quantization TFLM's Prepare requires (LOGISTIC) or writes (TANH), by type
 _SIGMOID_OUT = {("LOGISTIC", "int8"): (1 / 256, -128), ("LOGISTIC", "int16"): (2**-15, 0),
                 ("TANH", "int8"): (1 / 128, 0), ("TANH", "int16"): (2**-15, 0)}
-
-# Versions the TFLite converter gives an int8 model of each op (tensorflow/lite/tools/
-# versioning/op_version.cc): what `armsim.pipeline.model`'s resolver sees in converted models.
-OP_VERSIONS = {
-    _BO.CONV_2D: 3, _BO.DEPTHWISE_CONV_2D: 3, _BO.FULLY_CONNECTED: 4,
-    _BO.AVERAGE_POOL_2D: 2, _BO.MAX_POOL_2D: 2, _BO.SOFTMAX: 2, _BO.ADD: 2, _BO.MUL: 2,
-    _BO.RESHAPE: 1, _BO.SQUEEZE: 1, _BO.MEAN: 2, _BO.PAD: 2, _BO.CONCATENATION: 2,
-    _BO.QUANTIZE: 2, _BO.DEQUANTIZE: 2,
-    _BO.TRANSPOSE: 2, _BO.PADV2: 2, _BO.MAXIMUM: 2, _BO.MINIMUM: 2, _BO.BATCH_MATMUL: 1,
-    _BO.TRANSPOSE_CONV: 3, _BO.SVDF: 3, _BO.UNIDIRECTIONAL_SEQUENCE_LSTM: 1,
-}
-
 
 class _Tensor:
     __slots__ = ("name", "shape", "dtype", "scale", "zero_point", "axis", "data", "is_variable")
@@ -100,6 +90,7 @@ class Graph:
     def __init__(self, seed=0, description="armsim.modelgen"):
         self.rng = np.random.default_rng(seed)
         self.description = description
+        self.versions = {}      # builtin code -> the version to write, else the converter's
         self.tensors = []
         self.ops = []
         self.inputs = []
@@ -136,6 +127,13 @@ class Graph:
     def output(self, *tensors):
         self.outputs.extend(tensors)
         return tensors[0] if len(tensors) == 1 else tensors
+
+    def __getattr__(self, name):
+        """`Graph.<builtin in lower case>`: the layer its Operator builds (`Operator.build`)."""
+        operator = None if name.startswith("_") else operators.get(name.upper())
+        if operator is None or operator.build is None:
+            raise AttributeError(f"Graph has no layer {name!r}")
+        return functools.partial(operator.build, self)
 
     def shape(self, t):
         return self.tensors[t].shape
@@ -980,6 +978,17 @@ def _packed_int4(values):
     return ((flat[0::2] & 0xF) | ((flat[1::2] & 0xF) << 4)).astype(np.uint8)
 
 
+_BUILTIN_NAMES = {code: name for name, code in vars(tflite.BuiltinOperator).items()
+                  if not name.startswith("_")}
+
+
+def _converter_version(code):
+    """The version the TFLite converter gives an int8 model of builtin `code`: its
+    Operator's (`converter_version`), 1 for an op armsim has no module for."""
+    operator = operators.get(_BUILTIN_NAMES.get(code, ""))
+    return operator.converter_version if operator is not None else 1
+
+
 def _serialise(g):
     builder = flatbuffers.Builder(4096)
 
@@ -1020,7 +1029,7 @@ def _serialise(g):
         tflite.OperatorCodeStart(builder)
         tflite.OperatorCodeAddDeprecatedBuiltinCode(builder, min(code, 127))
         tflite.OperatorCodeAddBuiltinCode(builder, code)
-        tflite.OperatorCodeAddVersion(builder, OP_VERSIONS.get(code, 1))
+        tflite.OperatorCodeAddVersion(builder, g.versions.get(code) or _converter_version(code))
         code_offsets.append(tflite.OperatorCodeEnd(builder))
 
     op_offsets = []
@@ -1198,4 +1207,4 @@ EXAMPLES = {"example": example_model, "kws": kws_example, "vww": vww_example,
             "ic": ic_example, "ad": ad_example}
 
 __all__ = ["Graph", "ModelGenError", "example_model", "kws_example", "vww_example",
-           "ic_example", "ad_example", "EXAMPLES", "OP_VERSIONS", "SCHEMA_VERSION"]
+           "ic_example", "ad_example", "EXAMPLES", "SCHEMA_VERSION"]

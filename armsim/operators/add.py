@@ -49,4 +49,6 @@ OPERATOR = Operator(
           # AddEval + broadcast shapes + memcmp + memset of params
     op_data=(8, 88, 88),       # TfLiteAddParams; OpDataAdd
     run_reference=broadcast_binary.run_reference,   # a broadcast, on every path
+    families=("elementwise_add", "elementwise_add_s16"),
+    converter_version=2,
 )

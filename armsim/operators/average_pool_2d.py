@@ -15,4 +15,7 @@ OPERATOR = Operator(
                                                                  # AverageEvalQuantized
           "reference": EvalGlue((0, 0), (1, 1, 2, 0))},   # AverageEval is the kernel itself
     op_data=(28, 48, 44),      # TfLitePoolParams; OpDataPooling
+    families=("avgpool", "avgpool_s16"),
+    same_quantization=(0,),
+    converter_version=2,
 )

@@ -153,4 +153,5 @@ OPERATOR = Operator(
           "reference": EvalGlue((60 + 90, 60 + 90), (2, 1, 3, 0))},
           # BatchMatMulEval + EvalInt8's params (estimates)
     op_data=(4, 36, 16),       # TfLiteBatchMatMulParams; OpData (CMSIS-NN), OpDataBatchMatmul
+    families=("batch_matmul", "batch_matmul_s16"),
 )

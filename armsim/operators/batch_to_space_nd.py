@@ -97,4 +97,5 @@ OPERATOR = Operator(
     glue={"reference": EvalGlue((12, 12), (3, 1, 4, 0))},
     op_data=(0, 0, 0),
     run_reference=run_reference,
+    same_quantization=(0,),
 )

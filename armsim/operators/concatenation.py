@@ -3,7 +3,7 @@ on every path, int8 or int16 (Prepare: int8 inputs share the output's scale and 
 int16 inputs and output have zero point 0, scales free: the kernel copies raw values)."""
 import numpy as np
 
-from armsim.operators import EvalGlue, Operator
+from armsim.operators import EVERY_INPUT, EvalGlue, Operator
 from armsim.operators.common import (Step, case_tag, error, fused_activation, element_type,
                                      require_int8_or_int16, tensor_scale, tensor_zero_point)
 
@@ -65,4 +65,6 @@ OPERATOR = Operator(
     glue={"reference": EvalGlue((0, 0), (1, 1, 2, 0), shapes_per_input=True)},
     op_data=(8, 40, 40),       # TfLiteConcatenationParams; OpData
     run_reference=run_reference,
+    same_quantization=EVERY_INPUT,
+    converter_version=2,
 )

@@ -1,6 +1,6 @@
 """CONV_2D: TFLM's Register_CONV_2D() with its CMSIS-NN Eval (cmsis_nn/conv.cc) and
 reference Eval (conv.cc), Prepare as conv_common.cc derives the kernel parameters."""
-from armsim.operators import EvalGlue, Operator
+from armsim.operators import EvalGlue, Operator, Weights, every_step
 from armsim.operators.common import (NotSimulated, Step, activation_range, bias_16x8,
                                      bias_values, case_tag,
                                      check_quantized_bias_type, conv_geometry, conv_tensors,
@@ -68,4 +68,9 @@ OPERATOR = Operator(
           "reference": EvalGlue((83 + 32 + 3, 83 + 32 + 3), (3, 1, 4, 0))},
           # ConvEval + ConvParamsQuantized + RuntimePaddingType
     op_data=(24, 64, 64),      # TfLiteConvParams; OpDataConv
+    families=("conv", "conv_s16", "conv_s4"),
+    wrapper=True,
+    per_channel_data=every_step,
+    weights=Weights(axis=0),
+    converter_version=3,
 )

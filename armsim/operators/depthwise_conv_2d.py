@@ -1,6 +1,6 @@
 """DEPTHWISE_CONV_2D: TFLM's Register_DEPTHWISE_CONV_2D() (cmsis_nn/depthwise_conv.cc,
 depthwise_conv.cc), Prepare as depthwise_conv_common.cc derives the kernel parameters."""
-from armsim.operators import EvalGlue, Operator
+from armsim.operators import EvalGlue, Operator, Weights, every_step
 from armsim.operators.common import (Step, activation_range, bias_16x8, bias_values, case_tag,
                                      conv_geometry, conv_tensors, dims, error, int4_filter,
                                      per_channel_multipliers, tensor_zero_point, weights_values)
@@ -59,4 +59,9 @@ OPERATOR = Operator(
     glue={"cmsis": EvalGlue((56 + 105, 57 + 106), (3, 1, 4, 0)),
           "reference": EvalGlue((86 + 37 + 3, 86 + 37 + 3), (3, 1, 4, 0))},
     op_data=(28, 64, 64),      # TfLiteDepthwiseConvParams; OpDataConv
+    families=("depthwise_conv", "depthwise_conv_s16", "depthwise_conv_s4"),
+    wrapper=True,
+    per_channel_data=every_step,
+    weights=Weights(axis=3),
+    converter_version=3,
 )

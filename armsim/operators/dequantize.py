@@ -33,4 +33,5 @@ OPERATOR = Operator(
     glue={},
     op_data=(0, 24, 24),       # DequantizeOpData
     run_host=run_host,
+    converter_version=2,
 )

@@ -2,7 +2,7 @@
 fully_connected.cc), Prepare as fully_connected_common.cc derives the kernel parameters
 (per-tensor GetQuantizedConvolutionMultipler, per-channel QuantizeMultiplier)."""
 
-from armsim.operators import EvalGlue, Operator
+from armsim.operators import EvalGlue, Operator, Weights
 from armsim.operators.common import (NotSimulated, Step, activation_range, bias_values,
                                      case_tag, check_quantized_bias_type,
                                      convolution_multiplier, error, input_tensor, int4_filter,
@@ -112,6 +112,12 @@ def prepare(model, op):
     return step
 
 
+def per_channel_quantized(step):
+    """OpDataFullyConnected holds per-channel multipliers and shifts for per-channel weights
+    only."""
+    return bool(step.case.get("quant_params", {}).get("per_channel"))
+
+
 OPERATOR = Operator(
     name="FULLY_CONNECTED", max_version=12, prepare=prepare,
     options="FullyConnectedOptions",
@@ -121,4 +127,9 @@ OPERATOR = Operator(
     glue={"cmsis": EvalGlue((44 + 86, 45 + 85), (3, 1, 1, 0)),       # Eval + EvalQuantizedInt8
           "reference": EvalGlue((74 + 17, 74 + 17), (3, 1, 4, 0))},
     op_data=(8, 80, 48),       # TfLiteFullyConnectedParams; OpDataFullyConnected
+    families=("fully_connected", "fully_connected_s16", "fully_connected_s4"),
+    wrapper=True,
+    per_channel_data=per_channel_quantized,
+    weights=Weights(axis=0, per_axis=False, weight_offset=True),
+    converter_version=4,
 )

@@ -81,4 +81,5 @@ OPERATOR = Operator(
     glue={"reference": EvalGlue((10, 10), (2, 1, 0, 0))},
     op_data=(8, 0, 0),         # TfLiteGatherParams {axis, batch_dims}
     run_reference=run_reference,
+    same_quantization=(0,),
 )

@@ -130,4 +130,5 @@ OPERATOR = Operator(
     glue={"reference": EvalGlue((14, 14), (1, 1, 0, 0))},
     op_data=(0, 16, 16),       # OpDataLogistic
     run_reference=run_reference,
+    fixed_output=(1.0 / 256, -128),
 )

@@ -14,4 +14,7 @@ OPERATOR = Operator(
     glue={"cmsis": EvalGlue((28 + 78, 29 + 71), (1, 1, 2, 0)),   # (AverageEval's structure)
           "reference": EvalGlue((0, 0), (1, 1, 2, 0))},
     op_data=(28, 48, 44),      # TfLitePoolParams; OpDataPooling
+    families=("maxpool", "maxpool_s16"),
+    same_quantization=(0,),
+    converter_version=2,
 )

@@ -86,4 +86,7 @@ OPERATOR = Operator(
     cmsis_entry="arm_maximum_s8", glue=GLUE,
     op_data=(0, 0, 0),         # no builtin params, no OpData
     run_reference=run_reference,
+    families=("maximum",),
+    same_quantization=(0, 1),
+    converter_version=2,
 )

@@ -13,4 +13,5 @@ OPERATOR = Operator(
     input_counts=_reduce.INPUT_COUNTS, output_counts=_reduce.OUTPUT_COUNTS,
     options=_reduce.OPTIONS, option_fields=_reduce.OPTION_FIELDS,
     glue=_reduce.GLUE, op_data=_reduce.OP_DATA, run_reference=_reduce.run_reference,
+    converter_version=2,
 )

@@ -14,4 +14,7 @@ OPERATOR = Operator(
     cmsis_entry="arm_minimum_s8", glue=GLUE,
     op_data=(0, 0, 0),
     run_reference=run_reference,
+    families=("minimum",),
+    same_quantization=(0, 1),
+    converter_version=2,
 )

@@ -53,4 +53,6 @@ OPERATOR = Operator(
           "reference": EvalGlue((36 + 79, 36 + 79), (2, 1, 3, 0))},
     op_data=(8, 48, 48),       # TfLiteMulParams; OpDataMul
     run_reference=broadcast_binary.run_reference,   # a broadcast, on every path
+    families=("elementwise_mul", "elementwise_mul_s16"),
+    converter_version=2,
 )

@@ -88,4 +88,7 @@ OPERATOR = Operator(
           "reference": EvalGlue((30 + 24, 30 + 24), (1, 1, 2, 0))},  # PadEval + PadParams copy (estimate)
     op_data=(0, 52, 52),       # OpData (PadParams + output zero point)
     run_reference=run_reference,
+    families=("pad",),
+    same_quantization=(0,),
+    converter_version=2,
 )

@@ -16,4 +16,7 @@ OPERATOR = Operator(
           "reference": EvalGlue(PAD.glue["reference"].body, (2, 1, 2, 0))},
     op_data=PAD.op_data,
     run_reference=PAD.run_reference,
+    families=PAD.families,
+    same_quantization=PAD.same_quantization,
+    converter_version=2,
 )

@@ -54,4 +54,5 @@ OPERATOR = Operator(
     op_data=(0, 24, 24),       # OpDataQuantizeReference
     run_reference=run_reference,
     run_host=run_host,
+    converter_version=2,
 )

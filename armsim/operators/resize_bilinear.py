@@ -24,4 +24,5 @@ OPERATOR = Operator(
     glue={"reference": EvalGlue((14, 14), (2, 1, 3, 0))},
     op_data=(4, 0, 0),         # TfLiteResizeBilinearParams {bool, bool}
     run_reference=run_reference,
+    same_quantization=(0,),
 )

@@ -80,4 +80,5 @@ OPERATOR = Operator(
     glue={"reference": EvalGlue((12, 12), (3, 1, 2, 0))},
     op_data=(0, 0, 0),         # no OpData, no builtin params
     run_reference=run_reference,
+    same_quantization=(0,),
 )

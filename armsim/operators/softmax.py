@@ -96,4 +96,7 @@ OPERATOR = Operator(
     glue={"cmsis": EvalGlue((37, 36), (1, 1, 0, 0)),                 # SoftmaxEval
           "reference": EvalGlue((48, 48), (1, 1, 2, 0))},
     op_data=(4, 64, 64),       # TfLiteSoftmaxParams; SoftmaxParams
+    families=("softmax", "softmax_s16", "softmax_s8_s16"),
+    fixed_output=(1.0 / 256, -128),
+    converter_version=2,
 )

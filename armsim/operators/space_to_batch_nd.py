@@ -19,4 +19,5 @@ OPERATOR = Operator(
     glue={"reference": EvalGlue((13, 13), (3, 1, 4, 0))},
     op_data=(0, 4, 4),         # SpaceToBatchParams {int32 output_offset}, persistent
     run_reference=run_reference,
+    same_quantization=(0,),
 )

@@ -22,4 +22,5 @@ OPERATOR = Operator(
     glue={"reference": EvalGlue((16, 16), (1, 1, 2, 0))},
     op_data=(4, 0, 0),         # TfLiteSpaceToDepthParams {block_size}
     run_reference=run_reference,
+    same_quantization=(0,),
 )

@@ -10,4 +10,5 @@ OPERATOR = Operator(
     glue=reshape.OPERATOR.glue,
     op_data=(40, 0, 0),        # TfLiteSqueezeParams
     run_reference=reshape.run_reference,
+    same_quantization=(0,),
 )

@@ -131,4 +131,6 @@ OPERATOR = Operator(
     # (4 scales, 2 indices, 3 zero points, kernel_sums); OpDataSvdf (4 scales, 2 indices,
     # 3 zero points)
     op_data=(12, 40, 36),
+    families=("svdf", "svdf_state_s16"),
+    converter_version=3,
 )

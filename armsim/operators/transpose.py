@@ -7,7 +7,7 @@ TFLM's CMSIS-NN Eval passes `perm_tensor->dims->data[0]` as num_dims and refuses
 4 (TF_LITE_ENSURE(size <= 4)); armsim refuses rank 5 on every path.  With num_dims 2,
 arm_transpose_s8 swaps rows and columns whatever the permutation: an identity [0, 1]
 TRANSPOSE of an MxN matrix (M, N > 1) comes out transposed on the CMSIS-NN build, while the
-reference kernel copies it; armsim reproduces both (tests/ops/test_ops_transpose_pad.py).
+reference kernel copies it; armsim reproduces both (tests/ops/test_transpose.py).
 
 Eval glue: no measurement covers these Evals; the body sizes are estimates from the C
 (argument set-up, the cmsis_nn_dims fill, the permutation copy), the call counts are the
@@ -70,4 +70,7 @@ OPERATOR = Operator(
           # TransposeEval with the perm copy (estimate)
     op_data=(0, 0, 0),         # no builtin params, no OpData
     run_reference=run_reference,
+    families=("transpose",),
+    same_quantization=(0,),
+    converter_version=2,
 )

@@ -16,7 +16,7 @@ does on TFLM.
 """
 import numpy as np
 
-from armsim.operators import EvalGlue, Operator
+from armsim.operators import EvalGlue, Operator, Weights, every_step
 from armsim.operators.common import (
     Step,
     activation_range,
@@ -104,4 +104,8 @@ OPERATOR = Operator(
     # TfLiteTransposeConvParams (5 words); OpData: ConvParams (56) + 3 indices + 2 pointers
     # (CMSIS-NN), + 2 indices + 2 pointers (reference)
     op_data=(20, 76, 72),
+    families=("transpose_conv",),
+    per_channel_data=every_step,
+    weights=Weights(weights=1, bias=3, input=2, axis=0),
+    converter_version=3,
 )

@@ -230,4 +230,5 @@ OPERATOR = Operator(
     # batch-major path copies)
     op_data=(20, 924, 704),
     input_counts=(24,), output_counts=(1,),
+    families=("lstm", "lstm_s16"),
 )

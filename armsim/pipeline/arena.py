@@ -183,9 +183,8 @@ def plan(model, steps, build):
         size += step.persistent_bytes                    # Prepare's other persistent buffers
         if build.cmsis_nn:                               # ... those of its CMSIS-NN glue only
             size += step.cmsis_persistent_bytes
-        if step.op in ("CONV_2D", "DEPTHWISE_CONV_2D", "TRANSPOSE_CONV") or (
-                step.op == "FULLY_CONNECTED" and step.case.get("quant_params", {}).get(
-                    "per_channel")):
+        if operator is not None and operator.per_channel_data is not None \
+                and operator.per_channel_data(step):
             size += 2 * 4 * step.output_shape[-1]    # per-channel multiplier + shift
         parts["op_data"] += align(size, 4)
     variables = [t.nbytes for t in model.tensors if t.is_variable and t.dtype is not None]

@@ -140,7 +140,7 @@ def test_arena_command(tmp_path):
     assert all(b["offset"] % 16 == 0 for b in plan["buffers"])
 
 
-# --- writing outputs (armsim.cli.output): what the user gave is respected -----------------
+# --- writing outputs (armsim.infra.output): what the user gave is respected -----------------
 
 @pytest.fixture
 def tiny_input(tmp_path):

@@ -303,3 +303,11 @@ def test_the_command_line_places_the_arena_in_external_ram(tmp_path):
     bad = CliRunner().invoke(main, ["profile", "--board", "stm32f429i-disc1",
                                     "--wait-states", "extram"])
     assert bad.exit_code != 0 and "MEMORY=N" in bad.output and "Traceback" not in bad.output
+
+
+@pytest.mark.parametrize("name", sorted(boards.BOARDS))
+def test_every_figure_is_shown_once(name):
+    """`armsim boards NAME` lists each figure once (a cache reached through two memories, the
+    placement the memory system repeats: one row)."""
+    figures = [figure for figure, *_ in boards.cited_figures(boards.BOARDS[name])]
+    assert len(figures) == len(set(figures)), figures

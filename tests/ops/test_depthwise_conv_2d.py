@@ -20,12 +20,10 @@ from armsim.cpu import machine
 from armsim.cpu.kernel import Tracer
 from armsim.kernels import oracle
 from armsim.kernels.families import depthwise_conv as family
-from armsim.kernels.cmsis_nn import arm_q7_to_q15_with_offset as q7_to_q15
 from armsim.pipeline.build import Build
 from armsim.pipeline.harness import CaseError, run_case
 
-from conftest import MEASURED_BUILD, REFERENCE, shared_cases
-from function_counts import function_counts
+from conftest import REFERENCE, shared_cases
 
 SHARED = os.path.join(os.path.dirname(__file__), "..", "..", "..", "shared")
 
@@ -73,50 +71,6 @@ def test_bit_exact_through_wrapper_and_leaves(file, path):
             assert r.kernel_path[:2] == [family.WRAPPER, case["wrapper_dispatch"]]
         else:
             assert r.kernel_path[0] == function
-
-
-def _pending(case, build):
-    """Why a measured case cannot be equal on this branch yet, or None."""
-    if "arm_q7_to_q15_with_offset" in case["measured"][build]["functions"] \
-            and build == "dsp_O2" and not hasattr(q7_to_q15, "DISASSEMBLED"):
-        return "arm_q7_to_q15_with_offset (dsp_O2) is transcribed on the convolution branch"
-    return None
-
-
-@pytest.mark.parametrize("path", ["simd", "scalar"])
-@pytest.mark.parametrize("file", MEASURED, ids=_id)
-def test_counts_equal_the_measured_build(file, path, request):
-    """Every kernel is transcribed from gcc's code: the histogram, the instructions per
-    function and the failed IT-block slots equal the measured build's."""
-    case = _load(file)
-    build = MEASURED_BUILD[path]
-    if _pending(case, build):
-        request.applymarker(pytest.mark.xfail(reason=_pending(case, build), strict=True))
-    measured = case["measured"][build]
-    r = run_case(case, Build(path))
-    assert np.array_equal(r.output, np.array(case["output_ref"], np.int8))
-    assert r.kernel_path == measured["kernel_chain"]
-    assert {mn: n for mn, n in r.counts().items() if n} == measured["mnemonic_histogram"]
-    failed = measured["instructions_incl_condition_failed_it"] - measured["instructions"]
-    assert machine.counter(r.m, machine.IT_FAILED) == failed
-    assert r.fitted_counts() == {}
-
-
-#: counted per function by tracing the opt kernel (it calls memset and arm_q7_to_q15_with_offset):
-#: 551,308 instructions, about half a minute; the opt kernel's split is checked on the smaller
-#: measured shapes of tests/data/measured/depthwise_port instead
-PER_FUNCTION = [(f, p) for f in MEASURED for p in ("simd", "scalar")
-                if (_id(f), p) != ("dw5x5_10x10x32_m1_p2", "simd")]
-
-
-@pytest.mark.parametrize("file,path", PER_FUNCTION, ids=lambda x: x if x in ("simd", "scalar") else _id(x))
-def test_instructions_per_function(file, path):
-    """The measured `functions`: the wrapper's own instructions, the kernel's, and its callees'
-    (memset, arm_q7_to_q15_with_offset, the get_buffer_size the plain-C opt kernel calls, the
-    arm_depthwise_conv_s8 it tail-calls)."""
-    case = _load(file)
-    _, functions = function_counts(case, path)
-    assert functions == case["measured"][MEASURED_BUILD[path]]["functions"]
 
 
 @pytest.mark.parametrize("name", ["depthwise_kernel_3x3", "basic__depthwise_conv_opt",

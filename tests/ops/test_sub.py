@@ -1,6 +1,6 @@
 """SUB (int8) on TFLM's counted reference kernel: scales and zero points on both sides, fused
 activations, bit-exact with the TFLM interpreter on all three paths, each op simulated
-(counted); a broadcast SUB runs BroadcastQuantSubSlow (more: tests/ops/test_ref_ops_reduce.py)."""
+(counted); a broadcast SUB runs BroadcastQuantSubSlow (more: tests/ops/test_broadcast_binary.py)."""
 import numpy as np
 import pytest
 import tflite

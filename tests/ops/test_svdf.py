@@ -55,20 +55,6 @@ def test_output_and_updated_state(file, path):
     np.testing.assert_array_equal(_state(result, case), np.asarray(want_state))
 
 
-@pytest.mark.parametrize("path", ["simd", "scalar"])
-@pytest.mark.parametrize("file", MEASURED, ids=lambda p: p.stem)
-def test_counts_against_measured(file, path):
-    """arm_svdf_s8 and newlib's memmove are transcribed (tests/kernels/test_measured_shapes.py
-    holds them per function on random shapes): every mnemonic's count is exact."""
-    case = _load(file)
-    measured = case["measured"][Build(path).measured_build]
-    result = run_case(case, Build(path))
-    assert result.kernel_path[0] == measured["kernel_chain"][0]
-    assert result.instructions == measured["instructions"]
-    counts, hist = result.counts(), measured["mnemonic_histogram"]
-    assert {mn: n for mn, n in counts.items() if n} == hist
-
-
 def test_memmove_is_newlib_byte_copy():
     """The state shift: memmove of n - 1 bytes from state + 1 (misaligned): 4 n + 14 (n >= 16);
     the aligned copy's blocks, words and bytes and the backward copy move the same bytes."""

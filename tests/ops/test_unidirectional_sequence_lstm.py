@@ -43,18 +43,6 @@ def test_output_is_the_unit_tests(file, path):
     np.testing.assert_array_equal(result.output, np.asarray(case["output_ref"], np.int8))
 
 
-@pytest.mark.parametrize("path", ["simd", "scalar"])
-@pytest.mark.parametrize("file", MEASURED, ids=lambda p: p.stem)
-def test_counts_against_measured(file, path):
-    """Every function is ported from the measured objects' disassembly: the total and every
-    mnemonic's count equal (tests/kernels/test_measured_shapes.py holds other shapes)."""
-    case = _load(file)
-    measured = case["measured"][Build(path).measured_build]
-    result = run_case(case, Build(path))
-    assert result.kernel_path == measured["kernel_chain"]
-    assert result.instructions == measured["instructions"]
-    counts, hist = result.counts(), measured["mnemonic_histogram"]
-    assert {mn: n for mn, n in counts.items() if n} == hist
 
 
 def test_oracle_is_sensitive():

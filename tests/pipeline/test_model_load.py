@@ -141,13 +141,10 @@ def test_op_version_out_of_range(tmp_path):
     data = g.build()
     m = _load_bytes(tmp_path, data, "ok.tflite")
     assert m.operators[1].version == 1
-    old = modelgen.OP_VERSIONS[tflite.BuiltinOperator.RESHAPE]
-    modelgen.OP_VERSIONS[tflite.BuiltinOperator.RESHAPE] = 9
-    try:
-        steps = prepare.prepare(_load_bytes(tmp_path, tiny_graph().build(), "v9.tflite"))
-        assert steps[1].host and "version 9" in steps[1].host_reason
-    finally:
-        modelgen.OP_VERSIONS[tflite.BuiltinOperator.RESHAPE] = old
+    g = tiny_graph()
+    g.versions[tflite.BuiltinOperator.RESHAPE] = 9
+    steps = prepare.prepare(_load_bytes(tmp_path, g.build(), "v9.tflite"))
+    assert steps[1].host and "version 9" in steps[1].host_reason
 
 
 def test_corrupted_bytes_never_escape_as_other_errors(tmp_path):

@@ -106,3 +106,12 @@ def test_each_operator_module_is_named_after_its_builtin():
         info.name.upper() for info in pkgutil.iter_modules(operators.__path__)
         if not info.name.startswith("_") and info.name != "common"}
     assert operators.get("NOT_AN_OP") is None and operators.get("COMMON") is None
+
+
+@pytest.mark.parametrize("name", ["example", "kws", "ic"])
+def test_each_step_runs_a_family_of_its_operator(name):
+    """A step that runs a CMSIS-NN family names one its Operator lists (`families`)."""
+    from armsim import api, operators
+    for step in prepare.prepare(api.load_model(name)):
+        if not step.reference_only and not step.host:
+            assert step.family in operators.get(step.op).families, (step.op, step.family)

@@ -39,7 +39,7 @@ def row_scalar_overrun(case):
     (w > 1) takes the scalar branch, which steps that operand's pointer by one and then
     adds height_*_diff, which is width_*_diff = c = 1 here: two steps per row instead of
     one (e.g. [1, H, 1, 1] against [1, H, W, C], W > 1).  The output then differs from
-    TFLite's; armsim runs the kernel as it is (tests/ops/test_ops_maxmin_bmm.py)."""
+    TFLite's; armsim runs the kernel as it is (tests/ops/test_maximum_minimum.py)."""
     d1, d2 = ([case[k][d] for d in "nhwc"] for k in ("input_1_dims", "input_2_dims"))
     if d1 == d2 or int(np.prod(d1)) == 1 or int(np.prod(d2)) == 1:
         return False

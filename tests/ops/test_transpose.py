@@ -1,41 +1,27 @@
-"""TRANSPOSE, PAD and PADV2 as whole models: armsim.data.modelgen one-op models against TFLite
-Micro's Python interpreter on all three paths, for every permutation of ranks 1-4 and
-paddings on every dimension; the errors Prepare reports; a MobileNetV2-style model whose
-graph starts with TRANSPOSE profiled end to end.  (The families' CMSIS-NN vectors and
-measured counts are run by the tests that read ../shared.)"""
+"""TRANSPOSE as whole models: armsim.data.modelgen one-op models against TFLite Micro's Python
+interpreter on all three paths for every permutation of ranks 1-4; the errors Prepare
+reports; a MobileNetV2-style model whose graph starts with TRANSPOSE profiled end to end;
+seeded property tests of the family against its numpy oracle.  (The family's CMSIS-NN
+vectors and measured counts are run by the tests that read ../shared.)"""
 import itertools
 
 import numpy as np
 import pytest
+from hypothesis import given, seed
+from hypothesis import strategies as st
 
-from armsim.pipeline import model, profiler
 from armsim.data import modelgen
 from armsim.errors import ModelError
-from armsim.pipeline.prepare import prepare
+from armsim.pipeline import model, profiler
 from armsim.pipeline.build import Build
-from conftest import REFERENCE, expected_output, load_case
-from model_helpers import tflm_reference
-
-PATHS = ("simd", "scalar", "reference")
-
-
-def _run_all_paths(model_bytes, x):
-    """The output of every path (one op or many), checked against TFLM; returns profiles."""
-    want = tflm_reference(model_bytes, x)
-    m = model.parse(model_bytes)
-    profiles = {}
-    for path in PATHS:
-        p = profiler.run(m, Build(path), inputs=[x])
-        np.testing.assert_array_equal(p.outputs[0], want, err_msg=path)
-        profiles[path] = p
-    return profiles
-
-
-def _input(shape, seed=0):
-    return np.random.default_rng(seed).integers(-128, 128, shape, dtype=np.int8)
+from armsim.pipeline.prepare import prepare
+from conftest import PROPERTY, all_paths_equal_oracle
+from model_helpers import random_int8, run_on_every_path, tflm_reference
 
 
 SHAPES = {1: (7,), 2: (3, 5), 3: (2, 3, 4), 4: (2, 3, 4, 5)}
+
+
 PERMUTATIONS = [p for rank in SHAPES for p in itertools.permutations(range(rank))
                 if not (rank == 2 and p == (0, 1))]
 
@@ -45,7 +31,7 @@ def test_transpose_matches_tflm(perm):
     g = modelgen.Graph(seed=len(perm))
     x = g.input(SHAPES[len(perm)], scale=0.02, zero_point=-5)
     g.output(g.transpose(x, list(perm)))
-    profiles = _run_all_paths(g.build(), _input(SHAPES[len(perm)]))
+    profiles = run_on_every_path(g.build(), [random_int8(SHAPES[len(perm)])])
     assert profiles["simd"].ops[0].kernel.startswith("arm_transpose_s8")
     assert profiles["reference"].ops[0].kernel.startswith("tflite::reference_ops::Transpose")
 
@@ -58,7 +44,7 @@ def test_identity_transpose_of_a_matrix_is_a_transpose_on_the_cmsis_nn_build():
     x = g.input((3, 5), scale=0.02, zero_point=0)
     g.output(g.transpose(x, [0, 1]))
     b = g.build()
-    xin = _input((3, 5))
+    xin = random_int8((3, 5))
     np.testing.assert_array_equal(tflm_reference(b, xin), xin)
     m = model.parse(b)
     ref = profiler.run(m, Build("reference"), inputs=[xin]).outputs[0]
@@ -81,57 +67,6 @@ def test_transpose_errors_name_the_op():
     g._op(modelgen._BO.TRANSPOSE, [x, p], [y])
     g.output(y)
     with pytest.raises(ModelError, match="perm .* must be constant"):
-        prepare(model.parse(g.build()))
-
-
-PADDINGS = [
-    ((2, 3, 4, 5), [[0, 0], [1, 1], [1, 1], [0, 0]]),     # image style (the row-copy path)
-    ((2, 3, 4, 5), [[1, 0], [0, 2], [3, 0], [1, 2]]),     # every dim, channels padded
-    ((1, 2, 2, 3), [[0, 0], [0, 0], [0, 0], [2, 1]]),     # channels only
-    ((3, 4, 5), [[1, 1], [0, 2], [1, 0]]),                # rank 3
-    ((4, 6), [[2, 0], [1, 3]]),                           # rank 2
-    ((5,), [[3, 2]]),                                     # rank 1
-    ((1, 2, 3, 4), [[0, 0], [0, 0], [0, 0], [0, 0]]),     # nothing to pad
-]
-
-
-@pytest.mark.parametrize("padv2", [False, True], ids=["PAD", "PADV2"])
-@pytest.mark.parametrize("shape,paddings", PADDINGS, ids=[f"p{k}" for k in range(len(PADDINGS))])
-def test_pad_matches_tflm(shape, paddings, padv2):
-    g = modelgen.Graph(seed=1)
-    x = g.input(shape, scale=0.03, zero_point=-7)
-    g.output(g.pad_v2(x, paddings, 93) if padv2 else g.pad(x, paddings))
-    profiles = _run_all_paths(g.build(), _input(shape, seed=2))
-    assert profiles["simd"].ops[0].kernel.startswith("arm_pad_s8")
-    assert profiles["scalar"].ops[0].kernel.startswith("arm_pad_s8")
-    assert profiles["reference"].ops[0].kernel.startswith("tflite::reference_ops::PadImpl")
-
-
-@pytest.mark.parametrize("path", ["simd", "scalar"])
-def test_pad_counts_equal_the_measured_build(path):
-    """arm_pad_s8 is transcribed from gcc's code: every mnemonic's count of the measured
-    reference case (the whole-row memcpy path) is the measured one, no fitted op."""
-    from armsim.pipeline.harness import run_case
-    case = load_case(REFERENCE / "pad_s8_2x12x12x16_pre0110_post0110.json")
-    result = run_case(case, Build(path))
-    np.testing.assert_array_equal(result.output, expected_output(case).ravel())
-    hist = case["measured"][Build(path).measured_build]["mnemonic_histogram"]
-    assert {mn: n for mn, n in result.counts().items() if n} == hist
-    assert sum(result.fitted_counts().values()) == 0
-
-
-def test_pad_errors_name_the_op():
-    g = modelgen.Graph(seed=0)
-    x = g.input((1, 2, 2, 2, 2), scale=0.02, zero_point=0)
-    g.output(g.pad(x, [[0, 0]] * 4 + [[1, 1]]))
-    with pytest.raises(ModelError, match=r"PAD.*rank 5"):
-        prepare(model.parse(g.build()))
-    g = modelgen.Graph(seed=0)
-    x = g.input((2, 3), scale=0.02, zero_point=0)
-    y = g.pad_v2(x, [[1, 0], [0, 1]], 5)
-    g.tensors[g.ops[-1].inputs[2]].zero_point = 3             # not the output's zero point
-    g.output(y)
-    with pytest.raises(ModelError, match="constant_values .* scale and zero point"):
         prepare(model.parse(g.build()))
 
 
@@ -185,25 +120,7 @@ def test_mobilenet_v2_starting_with_transpose_profiles_end_to_end(tmp_path):
     assert ops[0]["op"] == "TRANSPOSE" and ops[0]["kernel"].startswith("arm_transpose_s8")
     assert all(o["simulated"] and o["instructions"] > 0 for o in ops)
     assert "not simulated" not in result.output
-    _run_all_paths(model_bytes, _input((1, 3, 32, 32), seed=3))
-
-
-# --- kernel level: seeded property tests against the numpy oracles ------------------------
-
-from hypothesis import HealthCheck, given, seed, settings  # noqa: E402
-from hypothesis import strategies as st  # noqa: E402
-
-from armsim.pipeline.harness import run_case  # noqa: E402
-from armsim.kernels.families import oracle  # noqa: E402
-
-PROPERTY = settings(max_examples=20, deadline=None, derandomize=True,
-                    suppress_health_check=list(HealthCheck))
-
-
-def _all_paths_equal_oracle(case):
-    want = oracle(case)
-    for path in PATHS:
-        np.testing.assert_array_equal(run_case(case, Build(path)).output, want, err_msg=path)
+    run_on_every_path(model_bytes, [random_int8((1, 3, 32, 32), seed=3)])
 
 
 @st.composite
@@ -225,22 +142,4 @@ def transpose_cases(draw):
 @PROPERTY
 @given(transpose_cases())
 def test_property_transpose(case):
-    _all_paths_equal_oracle(case)
-
-
-@st.composite
-def pad_cases(draw):
-    dims = {k: draw(st.integers(1, 4)) for k in "nhwc"}
-    pre = {k: draw(st.integers(0, 2)) for k in "nhwc"}
-    post = {k: draw(st.integers(0, 2)) for k in "nhwc"}
-    size = int(np.prod(list(dims.values())))
-    return {"family": "pad", "case": "property", "input_dims": dims, "pre_pad": pre,
-            "post_pad": post, "pad_value": draw(st.integers(-128, 127)),
-            "input": draw(st.lists(st.integers(-128, 127), min_size=size, max_size=size))}
-
-
-@seed(92)
-@PROPERTY
-@given(pad_cases())
-def test_property_pad(case):
-    _all_paths_equal_oracle(case)
+    all_paths_equal_oracle(case)

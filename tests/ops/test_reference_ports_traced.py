@@ -11,9 +11,9 @@ from armsim.cpu import machine
 from armsim.cpu.kernel import Tracer
 from armsim.pipeline.build import Build
 from armsim.pipeline import harness
-import test_ref_ops_activations as act
+import test_activations as act
 import test_gather as gat
-import test_ref_ops_shape as shp
+import test_shape_and_data_movement as shp
 import test_strided_slice as sts
 
 BO = tflite.BuiltinOperator
