@@ -70,10 +70,16 @@ CMSIS_NN_WRAPS = {"depthwise_port_s16_3x3_m2_p11", "depthwise_port_s16_3x3_m2_s2
                   "depthwise_port_s16_generic_direct_m1", "depthwise_port_s16_saturated_mult_m2"}
 
 
+#: arm_softmax_s16 on rows of one element: the int16 result wraps to -32768 where TFLM (and
+#: the oracle) give 32767; output_ref is the compiled kernel's
+CMSIS_NN_SOFTMAX_S16_WRAPS = {"softmax_s16_port_row1_3x1"}
+
+
 def _case_param(path):
-    if path.stem in CMSIS_NN_WRAPS:
+    if path.stem in CMSIS_NN_WRAPS | CMSIS_NN_SOFTMAX_S16_WRAPS:
         return pytest.param(path, id=path.stem, marks=pytest.mark.xfail(
-            strict=True, reason="CMSIS-NN's 64->32-bit requantization wraps (see CMSIS_NN_WRAPS)"))
+            strict=True, reason="CMSIS-NN's result wraps where TFLM's does not (see "
+                                "CMSIS_NN_WRAPS, CMSIS_NN_SOFTMAX_S16_WRAPS)"))
     return pytest.param(path, id=path.stem)
 
 
