@@ -12,7 +12,9 @@ microseconds per instruction (benchmarks/bench_machine.py), so a case whose coun
 executes more than TRACE_CAP instructions (conv_1_x_n_7: 5.8-21 M; transpose_conv_1 on the
 reference path: 3.1 M) is traced on a
 reduced copy -- first batch, first output channel, same kernel path -- compared with the
-counted run of that same copy; set ARMSIM_TRACE_CAP to trace everything whole.
+counted run of that same copy.  Batch matmuls and the CMSIS-NN convolutions are first traced
+with fewer rows and columns that take every branch the whole case takes (`_fewer_iterations`,
+checked by tools/trace_coverage.py); ARMSIM_TRACE_WHOLE=1 traces every case whole.
 """
 import collections
 import os
@@ -29,7 +31,8 @@ from armsim.pipeline.build import PATHS, Build
 
 from conftest import VECTORS, load_case, shared_cases
 
-TRACE_CAP = int(os.environ.get("ARMSIM_TRACE_CAP", 1_200_000))
+TRACE_WHOLE = bool(os.environ.get("ARMSIM_TRACE_WHOLE"))
+TRACE_CAP = 10 ** 12 if TRACE_WHOLE else int(os.environ.get("ARMSIM_TRACE_CAP", 1_200_000))
 
 
 # --- a small kernel of our own -------------------------------------------------------------
@@ -148,6 +151,67 @@ def test_a_different_run_is_detected():
 CASES = shared_cases(VECTORS)
 
 
+#: traced problems keep each loop's trip count modulo this (the kernels' unrolls: 2, 3, 4)
+PERIOD = 12
+
+
+def _fewer(extent, period=PERIOD, edge=0):
+    """A smaller loop extent taking the same branches: the same count modulo `period` and at
+    least two periods past the `edge` iterations that take an edge path (padding)."""
+    if extent < edge + 2 * period:
+        return extent
+    return edge + period + (extent - edge) % period
+
+
+def _fewer_iterations(case, path):
+    """The case with fewer rows and columns, every branch the whole case takes still taken.
+    A batch matmul keeps its batches (and their broadcasts) and depth, and computes fewer
+    output rows and columns (the same counts modulo 12: the row pair / triple / quad loops
+    and their leftovers run as before).  A convolution keeps batches, channels and filter,
+    and computes fewer output rows and columns (the same counts modulo 4: the kernels take
+    output pixels two or four at a time) past the ones whose window reaches the padding;
+    it drops input rows and columns `stride` per dropped output, so the bottom / right
+    padding is as before.  Not conv_s16 (fewer outputs of int16xint8_dilation_1 miss the
+    activation clamp's MOV) nor TFLM's reference convolution (conv_3's last rows are the
+    only ones its clamp to the minimum moves): those are traced as before.  Checked by
+    tools/trace_coverage.py: on each case shrunk, the traced run of the smaller case
+    executes the same set of (function, line, op, branch taken) as the problem this file
+    traced before (the whole case, or its `_reduced` copy past 1.2 M instructions)."""
+    family = case["family"]
+    if family in ("batch_matmul", "batch_matmul_s16"):
+        lhs_d, rhs_d = case["input_lhs_dims"], case["input_rhs_dims"]
+        rows, cols = _fewer(lhs_d["w"]), _fewer(rhs_d["w"])
+        if (rows, cols) == (lhs_d["w"], rhs_d["w"]):
+            return case
+
+        def first(flat, d, w):                    # [n, h, w, c]: the first w of each matrix
+            return np.asarray(flat).reshape(d["n"], d["h"], d["w"], d["c"])[:, :, :w].ravel()
+        small = dict(case, input_lhs_dims=dict(lhs_d, w=rows),
+                     input_rhs_dims=dict(rhs_d, w=cols),
+                     output_dims=dict(case["output_dims"], w=rows, c=cols),
+                     input=first(case["input"], lhs_d, rows).tolist(),
+                     input2=first(case["input2"], rhs_d, cols).tolist())
+    elif family in ("conv", "conv_s4") and path != "reference":
+        params, f = case["conv_params"], case["filter_dims"]
+        in_d, out_d = case["input_dims"], case["output_dims"]
+        kept = {}
+        for axis in ("h", "w"):
+            stride = params["stride"][axis]
+            span = params["dilation"][axis] * (f[axis] - 1)
+            out = _fewer(out_d[axis], period=4, edge=2 * -(-span // stride))
+            kept[axis] = out, in_d[axis] - (out_d[axis] - out) * stride
+        (oh, ih), (ow, iw) = kept["h"], kept["w"]
+        if (oh, ow) == (out_d["h"], out_d["w"]):
+            return case
+        x = np.asarray(case["input"]).reshape(in_d["n"], in_d["h"], in_d["w"], in_d["c"])
+        small = dict(case, input_dims=dict(in_d, h=ih, w=iw),
+                     output_dims=dict(out_d, h=oh, w=ow), input=x[:, :ih, :iw].ravel().tolist())
+    else:
+        return case
+    small.pop("output_ref", None)
+    return small
+
+
 def _reduced(case):
     """The same convolution with one batch and one output channel (same dispatch); an int4
     depthwise convolution with one output row; an int4 convolution with one output channel
@@ -187,6 +251,8 @@ def _reduced(case):
 @pytest.mark.parametrize("case_file", CASES, ids=lambda p: p.stem)
 def test_vector_case_traced_equals_counted(case_file, path):
     case = load_case(case_file)
+    if not TRACE_WHOLE:
+        case = _fewer_iterations(case, path)
     fast = harness.run_case(case, Build(path))
     if fast.instructions > TRACE_CAP:
         case = _reduced(case)
@@ -202,3 +268,4 @@ def test_vector_case_traced_equals_counted(case_file, path):
     # the records the trace marks fitted are exactly the counted run's FITTED block
     fitted = collections.Counter(r.mnemonic for r in tracer.records if r.fitted)
     assert dict(fitted) == machine.fitted_counts(fast.m)
+
