@@ -209,22 +209,10 @@ DEFAULT_VALUES = {"arm_s8_to_s16_unordered_with_offset": "1,-2,3,-4",
 
 # --- rendering ------------------------------------------------------------------------------
 
-_SOURCE_FILE = {}
-
-
-def _source_of(function):
-    if function not in _SOURCE_FILE:          # kernels register as their modules load
-        for py in list(_kernel._PYTHON_OF.values()):
-            _SOURCE_FILE.setdefault(py.__name__, py.__code__.co_filename)
-    return _SOURCE_FILE.get(function)
-
-
 def statement(record):
     """The C statement of a record: the trailing comment of the kernel line that issued
     the instruction, else that line of Python."""
-    path = _source_of(record.function)
-    if path is None:
-        return "", record.function
+    path = record.file
     line = linecache.getline(path, record.line).rstrip()
     where = f"{Path(path).name}:{record.line}"
     if "#" in line:

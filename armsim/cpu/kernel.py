@@ -32,11 +32,14 @@ def kernel(fn=None, *, inline=False):
 class Record:
     """One executed instruction of a trace; `fitted` when its op is calibrated bookkeeping
     (`armsim.cpu.ops.fitted_*`), not a transcribed instruction."""
-    __slots__ = ("op", "mnemonic", "operands", "result", "function", "line", "depth", "fitted")
+    __slots__ = ("op", "mnemonic", "operands", "result", "function", "line", "depth", "fitted",
+                 "file")
 
-    def __init__(self, op, mnemonic, operands, result, function, line, depth, fitted=False):
+    def __init__(self, op, mnemonic, operands, result, function, line, depth, fitted=False,
+                 file=None):
         self.op, self.mnemonic, self.operands, self.result = op, mnemonic, operands, result
         self.function, self.line, self.depth, self.fitted = function, line, depth, fitted
+        self.file = file            # the issuing function's source (names repeat across ports)
 
 
 class Tracer:
@@ -85,7 +88,7 @@ class Tracer:
                 values = _plain(operands)
             records.append(Record(name, mnemonic, values,
                                   _plain(result), caller.f_code.co_name, caller.f_lineno,
-                                  depth_of(caller), fitted))
+                                  depth_of(caller), fitted, caller.f_code.co_filename))
             return result
         recorded.__name__ = name
         return recorded
